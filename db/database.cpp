@@ -1,0 +1,159 @@
+#include "db/database.hpp"
+
+#include <cppconn/connection.h>
+#include <cppconn/driver.h>
+#include <cppconn/exception.h>
+#include <cppconn/prepared_statement.h>
+#include <cppconn/resultset.h>
+#include <cppconn/statement.h>
+#include <mysql_driver.h>
+
+namespace dozor::db {
+namespace {
+
+// Client-side error codes that mean "the connection is gone", not "the query was wrong".
+bool is_connection_lost(int code) {
+  return code == 2006 /* gone away */ || code == 2013 /* lost during query */ ||
+         code == 2002 /* can't connect (socket) */ || code == 2003 /* can't connect (TCP) */ ||
+         code == 2055 /* lost, system error */ || code == 1927 /* connection killed */ ||
+         code == 4031 /* disconnected: inactivity */;
+}
+
+// Before any statement runs a lost connection cannot have half-applied a write.
+bool is_gone_before_send(int code) { return code == 2006 || code == 2002 || code == 2003; }
+
+sql::mysql::MySQL_Driver* driver() {
+  static sql::mysql::MySQL_Driver* d = sql::mysql::get_mysql_driver_instance();
+  return d;
+}
+
+[[noreturn]] void rethrow_sql(const sql::SQLException& e) {
+  if (e.getErrorCode() == 1062) throw DuplicateKey(e.what());
+  if (is_connection_lost(e.getErrorCode())) throw DbUnavailable(e.what());
+  throw DbError(std::string(e.what()) + " (MySQL error " + std::to_string(e.getErrorCode()) + ")");
+}
+
+thread_local std::unique_ptr<Connection> t_connection;
+thread_local bool t_thread_initialised = false;
+
+}  // namespace
+
+void init_driver() { driver(); }
+
+std::optional<std::int64_t> opt_int(sql::ResultSet& rs, const char* column) {
+  if (rs.isNull(column)) return std::nullopt;
+  return rs.getInt64(column);
+}
+std::optional<std::string> opt_string(sql::ResultSet& rs, const char* column) {
+  if (rs.isNull(column)) return std::nullopt;
+  return std::string(rs.getString(column));
+}
+std::string get_string(sql::ResultSet& rs, const char* column) { return std::string(rs.getString(column)); }
+std::int64_t get_int(sql::ResultSet& rs, const char* column) { return rs.getInt64(column); }
+bool get_bool(sql::ResultSet& rs, const char* column) { return rs.getInt(column) != 0; }
+
+Connection::Connection(std::unique_ptr<sql::Connection> raw) : raw_(std::move(raw)) {}
+Connection::~Connection() {
+  statements_.clear();  // statements must close before their connection
+  try {
+    if (raw_) raw_->close();
+  } catch (...) {
+  }
+}
+
+sql::PreparedStatement& Connection::prepare(const std::string& sql_text) {
+  auto it = statements_.find(sql_text);
+  if (it == statements_.end()) {
+    it = statements_.emplace(sql_text, std::unique_ptr<sql::PreparedStatement>(raw_->prepareStatement(sql_text))).first;
+  }
+  it->second->clearParameters();
+  return *it->second;
+}
+
+std::int64_t Connection::last_insert_id() {
+  std::unique_ptr<sql::ResultSet> rs(prepare("SELECT LAST_INSERT_ID() AS id").executeQuery());
+  rs->next();
+  return rs->getInt64("id");
+}
+
+void Connection::transaction(const std::function<void()>& fn) {
+  raw_->setAutoCommit(false);
+  try {
+    fn();
+    raw_->commit();
+  } catch (...) {
+    try {
+      raw_->rollback();
+    } catch (...) {
+    }
+    try {
+      raw_->setAutoCommit(true);
+    } catch (...) {
+    }
+    throw;
+  }
+  raw_->setAutoCommit(true);
+}
+
+Database::Database(ConnectionParams params) : params_(std::move(params)) {}
+
+std::unique_ptr<Connection> Database::connect() const {
+  if (!t_thread_initialised) {
+    driver()->threadInit();
+    t_thread_initialised = true;
+  }
+  sql::ConnectOptionsMap opts;
+  if (params_.host.empty()) {
+    opts["hostName"] = sql::SQLString("localhost");
+    opts["socket"] = sql::SQLString(params_.socket);
+  } else {
+    opts["hostName"] = sql::SQLString(params_.host);
+    opts["port"] = params_.port;
+  }
+  opts["userName"] = sql::SQLString(params_.user);
+  opts["password"] = sql::SQLString(params_.password);
+  opts["schema"] = sql::SQLString(params_.name);
+  opts["OPT_CONNECT_TIMEOUT"] = params_.connect_timeout;
+  opts["OPT_READ_TIMEOUT"] = 30;
+  opts["OPT_WRITE_TIMEOUT"] = 30;
+  opts["OPT_RECONNECT"] = false;  // a silent reconnect would drop session state; we do it ourselves
+  opts["OPT_CHARSET_NAME"] = sql::SQLString("utf8mb4");
+  try {
+    auto raw = std::unique_ptr<sql::Connection>(driver()->connect(opts));
+    std::unique_ptr<sql::Statement> st(raw->createStatement());
+    st->execute("SET time_zone = '+00:00'");
+    return std::make_unique<Connection>(std::move(raw));
+  } catch (const sql::SQLException& e) {
+    // Connect failures of any kind (down, refused, bad credentials) make the DB unavailable.
+    throw DbUnavailable(std::string("cannot connect to the database: ") + e.what());
+  }
+}
+
+void Database::run(const std::function<void(Connection&)>& fn, bool idempotent) {
+  for (int attempt = 0;; ++attempt) {
+    if (!t_connection) t_connection = connect();
+    try {
+      fn(*t_connection);
+      return;
+    } catch (const sql::SQLException& e) {
+      if (!is_connection_lost(e.getErrorCode())) rethrow_sql(e);
+      t_connection.reset();
+      bool may_retry = idempotent || is_gone_before_send(e.getErrorCode());
+      if (attempt > 0 || !may_retry) throw DbUnavailable(e.what());
+    }
+  }
+}
+
+bool Database::ping() {
+  try {
+    run([](Connection& c) {
+      std::unique_ptr<sql::ResultSet> rs(c.prepare("SELECT 1 AS ok").executeQuery());
+      rs->next();
+    });
+    return true;
+  } catch (const DbError&) {
+    return false;
+  }
+}
+
+}  // namespace dozor::db

@@ -1,0 +1,79 @@
+#pragma once
+// MySQL/MariaDB access through Connector/C++ 1.1: one connection per thread, prepared
+// statements cached per connection, one reconnect-and-retry on a lost connection.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "db/errors.hpp"
+
+namespace sql {
+class Connection;
+class PreparedStatement;
+class ResultSet;
+}  // namespace sql
+
+namespace dozor::db {
+
+struct ConnectionParams {
+  std::string socket;  // used when host is empty
+  std::string host;
+  int port = 3306;
+  std::string name;
+  std::string user;
+  std::string password;
+  int connect_timeout = 3;
+};
+
+// Rows come back as ResultSet; these read NULL-able columns without exceptions.
+std::optional<std::int64_t> opt_int(sql::ResultSet& rs, const char* column);
+std::optional<std::string> opt_string(sql::ResultSet& rs, const char* column);
+std::string get_string(sql::ResultSet& rs, const char* column);
+std::int64_t get_int(sql::ResultSet& rs, const char* column);
+bool get_bool(sql::ResultSet& rs, const char* column);
+
+class Connection {
+ public:
+  explicit Connection(std::unique_ptr<sql::Connection> raw);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Returns this connection's cached statement for `sql_text`, parameters cleared.
+  sql::PreparedStatement& prepare(const std::string& sql_text);
+  std::int64_t last_insert_id();
+  // Runs fn inside a transaction: commit on return, rollback on exception.
+  void transaction(const std::function<void()>& fn);
+  sql::Connection& raw() { return *raw_; }
+
+ private:
+  std::unique_ptr<sql::Connection> raw_;
+  std::map<std::string, std::unique_ptr<sql::PreparedStatement>> statements_;
+};
+
+class Database {
+ public:
+  explicit Database(ConnectionParams params);
+
+  // Runs fn on this thread's connection. On a lost connection (2006/2013) it reconnects and
+  // runs fn once more when `idempotent`; otherwise the failure surfaces as DbUnavailable.
+  // Other SQL errors become DbError/DuplicateKey.
+  void run(const std::function<void(Connection&)>& fn, bool idempotent = true);
+
+  // A cheap round trip; false when the server cannot be reached.
+  bool ping();
+
+  // Opens a fresh connection (no thread cache) — for tools like migrations.
+  std::unique_ptr<Connection> connect() const;
+
+ private:
+  ConnectionParams params_;
+};
+
+// Must be called once before threads start (Connector/C++ requirement).
+void init_driver();
+
+}  // namespace dozor::db

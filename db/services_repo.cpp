@@ -1,0 +1,87 @@
+#include "db/services_repo.hpp"
+
+#include <cppconn/prepared_statement.h>
+#include <cppconn/resultset.h>
+
+namespace dozor::db::services {
+namespace {
+
+constexpr const char* kColumns =
+    "SELECT id, user_id, name, url, check_interval, is_active, last_status, last_response_time,"
+    " DATE_FORMAT(last_checked_at, '%Y-%m-%dT%H:%i:%sZ') AS last_checked_at FROM services ";
+
+Service read(sql::ResultSet& rs) {
+  Service s;
+  s.id = get_int(rs, "id");
+  s.user_id = get_int(rs, "user_id");
+  s.name = get_string(rs, "name");
+  s.url = get_string(rs, "url");
+  s.check_interval = get_int(rs, "check_interval");
+  s.is_active = get_bool(rs, "is_active");
+  s.last_status = opt_string(rs, "last_status");
+  s.last_response_time = opt_int(rs, "last_response_time");
+  s.last_checked_at = opt_string(rs, "last_checked_at");
+  return s;
+}
+
+}  // namespace
+
+std::vector<Service> list_by_user(Connection& c, std::int64_t user_id) {
+  auto& st = c.prepare(std::string(kColumns) + "WHERE user_id = ? ORDER BY id");
+  st.setInt64(1, user_id);
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  std::vector<Service> out;
+  while (rs->next()) out.push_back(read(*rs));
+  return out;
+}
+
+std::optional<Service> find_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
+  auto& st = c.prepare(std::string(kColumns) + "WHERE user_id = ? AND id = ?");
+  st.setInt64(1, user_id);
+  st.setInt64(2, id);
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  if (!rs->next()) return std::nullopt;
+  return read(*rs);
+}
+
+std::int64_t insert(Connection& c, const Service& s) {
+  auto& st = c.prepare("INSERT INTO services (user_id, name, url, check_interval, is_active) VALUES (?, ?, ?, ?, ?)");
+  st.setInt64(1, s.user_id);
+  st.setString(2, s.name);
+  st.setString(3, s.url);
+  st.setInt64(4, s.check_interval);
+  st.setBoolean(5, s.is_active);
+  st.executeUpdate();
+  return c.last_insert_id();
+}
+
+bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
+  auto& st = c.prepare("DELETE FROM services WHERE user_id = ? AND id = ?");
+  st.setInt64(1, user_id);
+  st.setInt64(2, id);
+  return st.executeUpdate() > 0;
+}
+
+void record_check(Connection& c, const CheckRecord& r) {
+  c.transaction([&] {
+    auto& ins = c.prepare(
+        "INSERT INTO checks (service_id, checked_at, is_available, status_code, response_time_ms, error)"
+        " VALUES (?, ?, ?, ?, ?, ?)");
+    ins.setInt64(1, r.service_id);
+    ins.setString(2, r.checked_at);
+    ins.setBoolean(3, r.is_available);
+    if (r.status_code) ins.setInt(4, *r.status_code); else ins.setNull(4, sql::DataType::INTEGER);
+    if (r.response_time_ms) ins.setInt64(5, *r.response_time_ms); else ins.setNull(5, sql::DataType::INTEGER);
+    if (r.error) ins.setString(6, r.error->substr(0, 1024)); else ins.setNull(6, sql::DataType::VARCHAR);
+    ins.executeUpdate();
+    auto& upd = c.prepare(
+        "UPDATE services SET last_status = ?, last_response_time = ?, last_checked_at = ? WHERE id = ?");
+    upd.setString(1, r.is_available ? "up" : "down");
+    if (r.response_time_ms) upd.setInt64(2, *r.response_time_ms); else upd.setNull(2, sql::DataType::INTEGER);
+    upd.setString(3, r.checked_at);
+    upd.setInt64(4, r.service_id);
+    upd.executeUpdate();
+  });
+}
+
+}  // namespace dozor::db::services

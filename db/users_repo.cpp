@@ -1,0 +1,95 @@
+#include "db/users_repo.hpp"
+
+#include <cppconn/prepared_statement.h>
+#include <cppconn/resultset.h>
+
+namespace dozor::db::users {
+namespace {
+
+constexpr const char* kColumns =
+    "SELECT id, username, email, password_hash, is_active, is_admin, token_version,"
+    " DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%sZ') AS created_at FROM users ";
+
+User read(sql::ResultSet& rs) {
+  User u;
+  u.id = get_int(rs, "id");
+  u.username = get_string(rs, "username");
+  u.email = get_string(rs, "email");
+  u.password_hash = get_string(rs, "password_hash");
+  u.is_active = get_bool(rs, "is_active");
+  u.is_admin = get_bool(rs, "is_admin");
+  u.token_version = get_int(rs, "token_version");
+  u.created_at = get_string(rs, "created_at");
+  return u;
+}
+
+std::optional<User> one(sql::PreparedStatement& st) {
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  if (!rs->next()) return std::nullopt;
+  return read(*rs);
+}
+
+}  // namespace
+
+std::optional<User> find_by_id(Connection& c, std::int64_t id) {
+  auto& st = c.prepare(std::string(kColumns) + "WHERE id = ?");
+  st.setInt64(1, id);
+  return one(st);
+}
+
+std::optional<User> find_by_username(Connection& c, const std::string& username) {
+  auto& st = c.prepare(std::string(kColumns) + "WHERE username = ?");
+  st.setString(1, username);
+  return one(st);
+}
+
+std::vector<User> list(Connection& c) {
+  auto& st = c.prepare(std::string(kColumns) + "ORDER BY id");
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  std::vector<User> out;
+  while (rs->next()) out.push_back(read(*rs));
+  return out;
+}
+
+std::int64_t insert(Connection& c, const User& u) {
+  auto& st = c.prepare(
+      "INSERT INTO users (username, email, password_hash, is_active, is_admin) VALUES (?, ?, ?, ?, ?)");
+  st.setString(1, u.username);
+  st.setString(2, u.email);
+  st.setString(3, u.password_hash);
+  st.setBoolean(4, u.is_active);
+  st.setBoolean(5, u.is_admin);
+  st.executeUpdate();
+  return c.last_insert_id();
+}
+
+void update(Connection& c, std::int64_t id, const Changes& ch) {
+  // COALESCE keeps a column when its parameter is NULL: one statement for any subset of fields.
+  auto& st = c.prepare(
+      "UPDATE users SET email = COALESCE(?, email), is_active = COALESCE(?, is_active),"
+      " is_admin = COALESCE(?, is_admin), password_hash = COALESCE(?, password_hash),"
+      " token_version = token_version + ? WHERE id = ?");
+  if (ch.email) st.setString(1, *ch.email); else st.setNull(1, sql::DataType::VARCHAR);
+  if (ch.is_active) st.setBoolean(2, *ch.is_active); else st.setNull(2, sql::DataType::TINYINT);
+  if (ch.is_admin) st.setBoolean(3, *ch.is_admin); else st.setNull(3, sql::DataType::TINYINT);
+  if (ch.password_hash) st.setString(4, *ch.password_hash); else st.setNull(4, sql::DataType::VARCHAR);
+  st.setInt(5, ch.bump_token_version ? 1 : 0);
+  st.setInt64(6, id);
+  st.executeUpdate();
+}
+
+bool remove(Connection& c, std::int64_t id) {
+  auto& st = c.prepare("DELETE FROM users WHERE id = ?");
+  st.setInt64(1, id);
+  return st.executeUpdate() > 0;
+}
+
+std::vector<std::int64_t> lock_active_admin_ids(Connection& c) {
+  auto& st = c.prepare("SELECT id FROM users WHERE is_admin = 1 AND is_active = 1 FOR UPDATE");
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  std::vector<std::int64_t> out;
+  while (rs->next()) out.push_back(get_int(*rs, "id"));
+  return out;
+}
+
+}  // namespace dozor::db::users

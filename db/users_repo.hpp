@@ -1,0 +1,40 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/database.hpp"
+
+namespace dozor::db::users {
+
+struct User {
+  std::int64_t id = 0;
+  std::string username;
+  std::string email;
+  std::string password_hash;
+  bool is_active = true;
+  bool is_admin = false;
+  std::int64_t token_version = 1;
+  std::string created_at;  // ISO 8601 UTC
+};
+
+struct Changes {
+  std::optional<std::string> email;
+  std::optional<bool> is_active;
+  std::optional<bool> is_admin;
+  std::optional<std::string> password_hash;
+  bool bump_token_version = false;
+};
+
+std::optional<User> find_by_id(Connection& c, std::int64_t id);
+std::optional<User> find_by_username(Connection& c, const std::string& username);
+std::vector<User> list(Connection& c);
+// Throws DuplicateKey when the username or e-mail is taken.
+std::int64_t insert(Connection& c, const User& u);
+void update(Connection& c, std::int64_t id, const Changes& ch);
+bool remove(Connection& c, std::int64_t id);
+// Ids of active admins, row-locked until the transaction ends (guards the last-admin rule).
+std::vector<std::int64_t> lock_active_admin_ids(Connection& c);
+
+}  // namespace dozor::db::users

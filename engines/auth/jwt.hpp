@@ -1,0 +1,28 @@
+#pragma once
+// JWT HS256 (RFC 7519) for Dozor's bearer tokens. Only HS256 is accepted: a token that names
+// any other algorithm ("none" included) is invalid.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dozor::auth {
+
+struct Claims {
+  std::int64_t sub = 0;  // user id
+  std::string name;
+  bool adm = false;
+  std::int64_t iat = 0;
+  std::int64_t exp = 0;
+  std::int64_t ver = 0;  // user's token version at issue
+};
+
+std::string sign_jwt(const Claims& claims, std::string_view key);
+
+// nullopt for a malformed, forged, wrongly-signed or expired (exp <= now) token.
+std::optional<Claims> verify_jwt(std::string_view token, std::string_view key, std::int64_t now);
+
+std::string base64url_encode(std::string_view data);
+std::optional<std::string> base64url_decode(std::string_view text);
+
+}  // namespace dozor::auth

@@ -1,0 +1,194 @@
+#include "engines/config/config.hpp"
+
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <thread>
+#include <toml++/toml.h>
+
+extern char** environ;
+
+namespace dozor::config {
+namespace {
+
+// One entry per key: how to set it from a TOML node and from an environment string.
+struct Setter {
+  std::function<bool(const toml::node&)> from_toml;
+  std::function<bool(const std::string&)> from_text;
+};
+
+bool parse_int(const std::string& text, std::int64_t& out) {
+  try {
+    std::size_t used = 0;
+    out = std::stoll(text, &used, 10);
+    return used == text.size();
+  } catch (...) {
+    return false;
+  }
+}
+
+template <typename Int>
+Setter int_setter(Int& field, std::int64_t min, std::int64_t max) {
+  auto assign = [&field, min, max](std::int64_t v) {
+    if (v < min || v > max) return false;
+    field = static_cast<Int>(v);
+    return true;
+  };
+  return {[assign](const toml::node& n) {
+            auto v = n.value<std::int64_t>();
+            return v && assign(*v);
+          },
+          [assign](const std::string& s) {
+            std::int64_t v = 0;
+            return parse_int(s, v) && assign(v);
+          }};
+}
+
+Setter string_setter(std::string& field) {
+  return {[&field](const toml::node& n) {
+            auto v = n.value<std::string>();
+            if (!v) return false;
+            field = *v;
+            return true;
+          },
+          [&field](const std::string& s) {
+            field = s;
+            return true;
+          }};
+}
+
+Setter bool_setter(bool& field) {
+  auto from_text = [&field](const std::string& s) {
+    if (s == "true" || s == "1" || s == "yes") field = true;
+    else if (s == "false" || s == "0" || s == "no") field = false;
+    else return false;
+    return true;
+  };
+  return {[&field](const toml::node& n) {
+            auto v = n.value<bool>();
+            if (!v) return false;
+            field = *v;
+            return true;
+          },
+          from_text};
+}
+
+// File modes are written as octal strings ("0660") or integers.
+Setter mode_setter(unsigned& field) {
+  auto from_text = [&field](const std::string& s) {
+    try {
+      std::size_t used = 0;
+      unsigned long v = std::stoul(s, &used, 8);
+      if (used != s.size() || v > 0777) return false;
+      field = static_cast<unsigned>(v);
+      return true;
+    } catch (...) {
+      return false;
+    }
+  };
+  return {[from_text](const toml::node& n) {
+            if (auto s = n.value<std::string>()) return from_text(*s);
+            return false;
+          },
+          from_text};
+}
+
+std::map<std::string, Setter> setters(Config& c) {
+  constexpr std::int64_t kBig = 1LL << 40;
+  return {
+      {"server.socket", string_setter(c.server.socket)},
+      {"server.socket_mode", mode_setter(c.server.socket_mode)},
+      {"server.workers", int_setter(c.server.workers, 0, 256)},
+      {"server.threads", int_setter(c.server.threads, 1, 1024)},
+      {"server.max_requests", int_setter(c.server.max_requests, 0, kBig)},
+      {"server.max_body", int_setter(c.server.max_body, 1024, 1LL << 32)},
+      {"server.shutdown_timeout", int_setter(c.server.shutdown_timeout, 0, 3600)},
+      {"database.socket", string_setter(c.database.socket)},
+      {"database.host", string_setter(c.database.host)},
+      {"database.port", int_setter(c.database.port, 1, 65535)},
+      {"database.name", string_setter(c.database.name)},
+      {"database.user", string_setter(c.database.user)},
+      {"database.password", string_setter(c.database.password)},
+      {"database.connect_timeout", int_setter(c.database.connect_timeout, 1, 60)},
+      {"auth.jwt_secret_file", string_setter(c.auth.jwt_secret_file)},
+      {"auth.token_lifetime", int_setter(c.auth.token_lifetime, 60, 30LL * 86400)},
+      {"auth.max_failures", int_setter(c.auth.max_failures, 1, 1000)},
+      {"auth.lockout_seconds", int_setter(c.auth.lockout_seconds, 1, 86400)},
+      {"monitor.timeout", int_setter(c.monitor.timeout, 1, 300)},
+      {"scanner.allow_private_targets", bool_setter(c.scanner.allow_private_targets)},
+      {"paths.migrations", string_setter(c.paths.migrations)},
+  };
+}
+
+// "DOZOR_SERVER_MAX_BODY" → "server.max_body" (the section is the first word).
+std::string env_to_key(const std::string& name) {
+  std::string rest = name.substr(6);
+  auto us = rest.find('_');
+  if (us == std::string::npos) return {};
+  std::string key = rest.substr(0, us) + "." + rest.substr(us + 1);
+  for (auto& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return key;
+}
+
+}  // namespace
+
+Config parse(const std::string& toml_text, const std::vector<std::string>& env) {
+  Config c;
+  auto table = setters(c);
+  std::ostringstream problems;
+
+  toml::table doc;
+  try {
+    doc = toml::parse(toml_text);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream msg;
+    msg << "config: TOML syntax error at line " << e.source().begin.line << ": " << e.description();
+    throw ConfigError(msg.str());
+  }
+  for (auto&& [section, node] : doc) {
+    auto* sect = node.as_table();
+    if (!sect) {
+      problems << "config: '" << section.str() << "' is not a section\n";
+      continue;
+    }
+    for (auto&& [key, value] : *sect) {
+      std::string full = std::string(section.str()) + "." + std::string(key.str());
+      auto it = table.find(full);
+      if (it == table.end()) problems << "config: unknown key '" << full << "'\n";
+      else if (!it->second.from_toml(value)) problems << "config: invalid value for '" << full << "'\n";
+    }
+  }
+  for (const auto& entry : env) {
+    if (entry.rfind("DOZOR_", 0) != 0 || entry.rfind("DOZOR_CONFIG=", 0) == 0) continue;
+    auto eq = entry.find('=');
+    if (eq == std::string::npos) continue;
+    std::string key = env_to_key(entry.substr(0, eq));
+    auto it = table.find(key);
+    if (it == table.end()) continue;  // other DOZOR_* variables (tests, scripts) are not config
+    if (!it->second.from_text(entry.substr(eq + 1)))
+      problems << "config: invalid value in " << entry.substr(0, eq) << "\n";
+  }
+  if (c.server.workers == 0) c.server.workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (!problems.str().empty()) throw ConfigError(problems.str());
+  return c;
+}
+
+std::string resolve_path(std::string path) {
+  if (!path.empty()) return path;
+  if (const char* p = std::getenv("DOZOR_CONFIG"); p && *p) return p;
+  return "/etc/dozor/dozor.toml";
+}
+
+Config load(std::string path) {
+  path = resolve_path(std::move(path));
+  std::ifstream in(path);
+  if (!in) throw ConfigError("config: cannot read " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
+  return parse(text.str(), env);
+}
+
+}  // namespace dozor::config

@@ -1,0 +1,60 @@
+#include "engines/monitor/service_check.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+#include "db/services_repo.hpp"
+#include "engines/errors.hpp"
+#include "engines/net/http_client.hpp"
+
+namespace dozor::monitor {
+namespace {
+
+// Both the SQL DATETIME(3) form and the ISO form of one instant.
+std::pair<std::string, std::string> timestamps(std::chrono::system_clock::time_point t) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
+  char time[32];
+  std::snprintf(time, sizeof time, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+  return {std::string(date) + " " + time, std::string(date) + "T" + time + "Z"};
+}
+
+}  // namespace
+
+bool is_available_status(int status) { return status >= 200 && status < 400; }
+
+CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int timeout_s, std::int64_t user_id,
+                          std::int64_t service_id) {
+  std::optional<db::services::Service> service;
+  db.run([&](db::Connection& c) { service = db::services::find_owned(c, user_id, service_id); });
+  if (!service) throw NotFound("Service not found");
+
+  auto started = std::chrono::system_clock::now();
+  net::FetchOptions opts;
+  opts.timeout = std::chrono::seconds(timeout_s);
+  opts.max_body = 64 * 1024;  // availability needs the status, not the page
+  auto fetched = net::fetch(service->url, egress, opts);
+
+  CheckResult r;
+  r.service_id = service_id;
+  auto [sql_time, iso_time] = timestamps(started);
+  r.checked_at = iso_time;
+  if (fetched.responded) {
+    r.status_code = fetched.status;
+    r.response_time_ms = fetched.elapsed_ms;
+    r.is_available = is_available_status(fetched.status);
+    if (!r.is_available) r.error = "HTTP status " + std::to_string(fetched.status);
+  }
+  if (!fetched.error.empty()) r.error = fetched.error;
+
+  db::services::CheckRecord rec{service_id, sql_time, r.is_available, r.status_code, r.response_time_ms, r.error};
+  db.run([&](db::Connection& c) { db::services::record_check(c, rec); });
+  return r;
+}
+
+}  // namespace dozor::monitor

@@ -1,0 +1,30 @@
+#include "engines/monitor/services.hpp"
+
+#include "engines/errors.hpp"
+
+namespace dozor::monitor {
+
+std::vector<db::services::Service> list_services(db::Database& db, std::int64_t user_id) {
+  std::vector<db::services::Service> out;
+  db.run([&](db::Connection& c) { out = db::services::list_by_user(c, user_id); });
+  return out;
+}
+
+db::services::Service create_service(db::Database& db, const db::services::Service& s) {
+  std::optional<db::services::Service> created;
+  db.run(
+      [&](db::Connection& c) {
+        auto id = db::services::insert(c, s);
+        created = db::services::find_owned(c, s.user_id, id);
+      },
+      false);
+  return *created;
+}
+
+void delete_service(db::Database& db, std::int64_t user_id, std::int64_t service_id) {
+  bool removed = false;
+  db.run([&](db::Connection& c) { removed = db::services::remove_owned(c, user_id, service_id); });
+  if (!removed) throw NotFound("Service not found");
+}
+
+}  // namespace dozor::monitor

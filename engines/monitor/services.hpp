@@ -1,0 +1,15 @@
+#pragma once
+// A user's services: list, create, delete (another user's service is "not found").
+#include <cstdint>
+#include <vector>
+
+#include "db/database.hpp"
+#include "db/services_repo.hpp"
+
+namespace dozor::monitor {
+
+std::vector<db::services::Service> list_services(db::Database& db, std::int64_t user_id);
+db::services::Service create_service(db::Database& db, const db::services::Service& s);
+void delete_service(db::Database& db, std::int64_t user_id, std::int64_t service_id);
+
+}  // namespace dozor::monitor

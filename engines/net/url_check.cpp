@@ -1,0 +1,75 @@
+#include "engines/net/url_check.hpp"
+
+#include <algorithm>
+#include <boost/url/parse.hpp>
+#include <boost/url/pct_string_view.hpp>
+#include <boost/url/url.hpp>
+
+namespace dozor::net {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+UrlProblem parsing(const char* why) { return {"url_parsing", std::string("Input should be a valid URL, ") + why}; }
+
+}  // namespace
+
+std::optional<UrlProblem> check_http_url(std::string_view url) {
+  if (url.empty()) return parsing("input is empty");
+  if (url.size() > kMaxUrlLength) return UrlProblem{"url_too_long", "URL should have at most 2083 characters"};
+  auto parsed = boost::urls::parse_uri(url);
+  if (!parsed) {
+    // A string without a scheme is "relative"; anything else is malformed.
+    if (boost::urls::parse_relative_ref(url)) return parsing("relative URL without a base");
+    return parsing("invalid international domain name or characters");
+  }
+  std::string scheme = lower(parsed->scheme());
+  if (scheme != "http" && scheme != "https") return UrlProblem{"url_scheme", "URL scheme should be 'http' or 'https'"};
+  if (!parsed->has_authority() || parsed->encoded_host().empty()) return parsing("empty host");
+  if (parsed->has_userinfo()) return parsing("credentials in the URL are not accepted");
+  if (parsed->has_port() && (parsed->port_number() == 0 || parsed->port().size() > 5))
+    return parsing("invalid port number");
+  return std::nullopt;
+}
+
+TargetUrl parse_target_url(std::string_view raw_tail) {
+  if (raw_tail.empty()) return {std::nullopt, parsing("input is empty")};
+  if (raw_tail.size() > 3 * kMaxUrlLength) return {std::nullopt, UrlProblem{"url_too_long", "URL should have at most 2083 characters"}};
+  std::string text(raw_tail);
+  // One layer of percent-encoding is the documented form; decode it when the text is valid
+  // pct-encoding, so "https%3A%2F%2Fx" and "https://x" mean the same.
+  if (text.find('%') != std::string::npos) {
+    auto pct = boost::urls::make_pct_string_view(text);
+    if (!pct) return {std::nullopt, parsing("invalid percent-encoding")};
+    text = pct->decode();
+  }
+  std::string candidate = text;
+  auto colon_slash = text.find("://");
+  auto first_sep = text.find_first_of("/?#");
+  bool has_scheme = colon_slash != std::string::npos && (first_sep == std::string::npos || colon_slash < first_sep);
+  // "https:/x" arrives when a proxy merged the slashes: restore the second one.
+  if (!has_scheme) {
+    auto c = text.find(":/");
+    if (c != std::string::npos && c == text.find_first_of(":/") && (c + 2 >= text.size() || text[c + 2] != '/')) {
+      std::string scheme = lower(text.substr(0, c));
+      if (scheme == "http" || scheme == "https") {
+        candidate = scheme + "://" + text.substr(c + 2);
+        has_scheme = true;
+      }
+    }
+  }
+  if (!has_scheme) candidate = "https://" + text;
+  if (auto problem = check_http_url(candidate)) return {std::nullopt, problem};
+  auto parsed = boost::urls::parse_uri(candidate);
+  boost::urls::url u(*parsed);
+  u.normalize_scheme();
+  u.normalize_authority();
+  if (u.encoded_path().empty()) u.set_encoded_path("/");
+  return {std::string(u.buffer()), std::nullopt};
+}
+
+}  // namespace dozor::net

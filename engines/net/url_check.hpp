@@ -1,0 +1,27 @@
+#pragma once
+// Validation of user-supplied URLs, with pydantic v2's HttpUrl error names (ARCHITECTURE §4).
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dozor::net {
+
+struct UrlProblem {
+  std::string type;  // url_parsing | url_scheme | url_too_long
+  std::string msg;
+};
+
+constexpr std::size_t kMaxUrlLength = 2083;
+
+// An absolute http(s) URL with a host, 1..2083 characters.
+std::optional<UrlProblem> check_http_url(std::string_view url);
+
+// Turns the raw `{target_url}` tail of a request path into an absolute http(s) URL:
+// a percent-encoded URL, a bare host[:port][/path] (https assumed) or an unencoded URL.
+struct TargetUrl {
+  std::optional<std::string> url;
+  std::optional<UrlProblem> problem;
+};
+TargetUrl parse_target_url(std::string_view raw_tail);
+
+}  // namespace dozor::net

@@ -1,0 +1,51 @@
+#include "fcgi/dispatch.hpp"
+
+#include "engines/errors.hpp"
+#include "fcgi/error_mapping.hpp"
+#include "fcgi/http_error.hpp"
+
+namespace dozor::http {
+namespace {
+
+std::string bearer_token(const Request& req) {
+  auto h = req.header("authorization");
+  if (!h || h->size() < 7) return {};
+  std::string scheme = h->substr(0, 7);
+  for (auto& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (scheme != "bearer ") return {};
+  auto token = h->substr(7);
+  auto b = token.find_first_not_of(' ');
+  return b == std::string::npos ? std::string() : token.substr(b);
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out;
+}
+
+}  // namespace
+
+Response dispatch(const Router& router, App& app, const Request& req) {
+  try {
+    auto m = router.match(req.method, req.raw_path);
+    if (!m.route) {
+      if (m.allowed.empty()) throw HttpError(404, "Not Found");
+      HttpError e(405, "Method Not Allowed");
+      e.headers.emplace_back("Allow", join(m.allowed));
+      throw e;
+    }
+    handlers::Context ctx{req, std::move(m.params), std::nullopt, app};
+    if (m.route->access != Access::Public) {
+      auto token = bearer_token(req);
+      if (token.empty()) throw Unauthenticated("no token");
+      ctx.user = app.auth.authenticate(token);
+      if (m.route->access == Access::Admin && !ctx.user->is_admin) throw Forbidden("Admin privileges required");
+    }
+    return m.route->handler(ctx);
+  } catch (...) {
+    return response_for_current_exception();
+  }
+}
+
+}  // namespace dozor::http

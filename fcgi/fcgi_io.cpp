@@ -1,0 +1,58 @@
+#include "fcgi/fcgi_io.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace dozor::fcgi {
+
+ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& out) {
+  long long content_length = 0;
+  std::size_t header_count = 0;
+  for (char** p = req.envp; p && *p; ++p) {
+    const char* eq = std::strchr(*p, '=');
+    if (!eq) continue;
+    std::string_view name(*p, static_cast<std::size_t>(eq - *p));
+    std::string value(eq + 1);
+    if (name == "REQUEST_METHOD") out.method = value;
+    else if (name == "REQUEST_URI") out.raw_target = value;
+    else if (name == "REMOTE_ADDR") out.remote_addr = value;
+    else if (name == "CONTENT_LENGTH") {
+      try {
+        content_length = value.empty() ? 0 : std::stoll(value);
+      } catch (...) {
+        return ReadStatus::BadRequest;
+      }
+    } else if (name == "CONTENT_TYPE") out.headers["content-type"] = value;
+    else if (name.substr(0, 5) == "HTTP_") {
+      if (++header_count > kMaxHeaders) return ReadStatus::BadRequest;
+      std::string h(name.substr(5));
+      for (auto& c : h) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      out.headers[h] = value;
+    }
+  }
+  if (out.method.empty() || !http::parse_target(out.raw_target, out)) return ReadStatus::BadRequest;
+  if (auto cookie = out.header("cookie")) out.cookies = http::parse_cookies(*cookie);
+  if (content_length < 0) return ReadStatus::BadRequest;
+  if (content_length > max_body) return ReadStatus::TooLarge;
+  out.body.resize(static_cast<std::size_t>(content_length));
+  std::size_t got = 0;
+  while (got < out.body.size()) {
+    int n = FCGX_GetStr(out.body.data() + got, static_cast<int>(out.body.size() - got), req.in);
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  out.body.resize(got);
+  return ReadStatus::Ok;
+}
+
+void write_response(FCGX_Request& req, const http::Response& res) {
+  std::string head = "Status: " + std::to_string(res.status) + " " + http::reason_phrase(res.status) + "\r\n";
+  head += "Content-Type: " + res.content_type + "\r\n";
+  head += "Cache-Control: no-store\r\n";
+  for (const auto& [k, v] : res.headers) head += k + ": " + v + "\r\n";
+  head += "Content-Length: " + std::to_string(res.body.size()) + "\r\n\r\n";
+  FCGX_PutStr(head.data(), static_cast<int>(head.size()), req.out);
+  if (!res.body.empty()) FCGX_PutStr(res.body.data(), static_cast<int>(res.body.size()), req.out);
+}
+
+}  // namespace dozor::fcgi

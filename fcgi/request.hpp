@@ -1,0 +1,33 @@
+#pragma once
+// The owned request: everything copied out of libfcgi at accept, so nothing points into
+// buffers that libfcgi frees at the next accept (ARCHITECTURE rule 5).
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dozor::http {
+
+struct Request {
+  std::string method;
+  std::string raw_target;  // REQUEST_URI exactly as the client sent it
+  std::string raw_path;    // raw_target up to '?', still percent-encoded
+  std::vector<std::pair<std::string, std::string>> query;  // decoded, in order
+  std::map<std::string, std::string> headers;             // lower-case names
+  std::map<std::string, std::string> cookies;
+  std::string remote_addr;
+  std::string body;
+
+  std::optional<std::string> header(std::string_view name) const;
+  std::optional<std::string> query_param(std::string_view name) const;
+};
+
+// Splits a raw request target into path and decoded query (Boost.URL). Returns false when the
+// target is not a valid origin-form URI.
+bool parse_target(std::string_view raw, Request& out);
+
+// Parses a Cookie header ("a=1; b=2").
+std::map<std::string, std::string> parse_cookies(std::string_view header);
+
+}  // namespace dozor::http

@@ -1,0 +1,106 @@
+#include "fcgi/router.hpp"
+
+#include <algorithm>
+#include <boost/url/pct_string_view.hpp>
+#include <stdexcept>
+
+namespace dozor::http {
+namespace {
+
+std::vector<std::string_view> split_path(std::string_view path) {
+  std::vector<std::string_view> out;
+  if (path.empty() || path.front() != '/') return out;
+  std::size_t start = 1;
+  while (true) {
+    auto slash = path.find('/', start);
+    out.push_back(path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start));
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  return out;
+}
+
+std::string decode(std::string_view seg) {
+  auto pct = boost::urls::make_pct_string_view(seg);
+  return pct ? pct->decode() : std::string(seg);
+}
+
+}  // namespace
+
+void Router::add(Route r) {
+  Compiled c{{}, routes_.size()};
+  for (auto seg : split_path(r.pattern)) {
+    if (seg.size() > 2 && seg.front() == '{' && seg.back() == '}') {
+      std::string inner(seg.substr(1, seg.size() - 2));
+      auto colon = inner.find(':');
+      std::string name = inner.substr(0, colon);
+      std::string type = colon == std::string::npos ? "" : inner.substr(colon + 1);
+      c.segments.push_back({type == "path" ? Segment::Rest : Segment::Param, name});
+    } else {
+      c.segments.push_back({Segment::Literal, std::string(seg)});
+    }
+  }
+  for (std::size_t i = 0; i + 1 < c.segments.size(); ++i)
+    if (c.segments[i].kind == Segment::Rest) throw std::logic_error("{name:path} must be last: " + r.pattern);
+  routes_.push_back(std::move(r));
+  compiled_.push_back(std::move(c));
+}
+
+RouteMatch Router::match(std::string_view method, std::string_view raw_path) const {
+  auto segs = split_path(raw_path);
+  std::vector<std::string> decoded;
+  decoded.reserve(segs.size());
+  for (auto s : segs) decoded.push_back(decode(s));
+
+  RouteMatch best;
+  std::vector<int> best_score;  // per segment: 3 literal, 2 param, 1 rest — compared lexicographically
+  std::vector<std::string> allowed;
+  for (const auto& c : compiled_) {
+    std::vector<int> score;
+    std::map<std::string, std::string> params;
+    bool ok = true;
+    std::size_t i = 0;
+    for (; i < c.segments.size() && ok; ++i) {
+      const auto& seg = c.segments[i];
+      if (seg.kind == Segment::Rest) {
+        if (i >= segs.size() || segs[i].empty()) {
+          ok = false;
+          break;
+        }
+        // The rest of the raw path, slashes included, exactly as sent.
+        std::size_t offset = static_cast<std::size_t>(segs[i].data() - raw_path.data());
+        params[seg.text] = std::string(raw_path.substr(offset));
+        score.push_back(1);
+        i = segs.size();
+        break;
+      }
+      if (i >= segs.size()) {
+        ok = false;
+        break;
+      }
+      if (seg.kind == Segment::Literal) {
+        ok = decoded[i] == seg.text;
+        score.push_back(3);
+      } else {
+        ok = !segs[i].empty();
+        params[seg.text] = std::string(segs[i]);
+        score.push_back(2);
+      }
+    }
+    if (!ok || i != segs.size()) continue;
+    const Route& r = routes_[c.route_index];
+    if (r.method != method) {
+      if (std::find(allowed.begin(), allowed.end(), r.method) == allowed.end()) allowed.push_back(r.method);
+      continue;
+    }
+    if (!best.route || score > best_score) {
+      best.route = &r;
+      best.params = std::move(params);
+      best_score = std::move(score);
+    }
+  }
+  if (!best.route) best.allowed = std::move(allowed);
+  return best;
+}
+
+}  // namespace dozor::http

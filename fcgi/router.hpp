@@ -1,0 +1,54 @@
+#pragma once
+// Path routing on raw (percent-encoded) segments. Patterns: literal segments, `{name}` (one
+// segment), `{name:int}` (one segment, validated by the handler so a bad value is a 422, not
+// a 404), and a trailing `{name:path}` that captures the rest of the raw path (target URLs).
+// The most specific match wins: a literal beats a parameter beats a rest-of-path capture.
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fcgi/response.hpp"
+#include "handlers/context.hpp"
+
+namespace dozor::http {
+
+enum class Access { Public, User, Admin };
+
+using Handler = std::function<Response(handlers::Context&)>;
+
+struct Route {
+  std::string method;
+  std::string pattern;
+  Handler handler;
+  Access access;
+};
+
+struct RouteMatch {
+  const Route* route = nullptr;
+  std::map<std::string, std::string> params;
+  std::vector<std::string> allowed;  // methods of the path when no route matched the method
+};
+
+class Router {
+ public:
+  void add(Route r);
+  // route == nullptr: allowed empty → 404, else → 405 with those methods.
+  RouteMatch match(std::string_view method, std::string_view raw_path) const;
+  const std::vector<Route>& routes() const { return routes_; }
+
+ private:
+  struct Segment {
+    enum Kind { Literal, Param, Rest } kind;
+    std::string text;  // literal text or parameter name
+  };
+  struct Compiled {
+    std::vector<Segment> segments;
+    std::size_t route_index;
+  };
+  std::vector<Route> routes_;
+  std::vector<Compiled> compiled_;
+};
+
+}  // namespace dozor::http

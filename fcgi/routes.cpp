@@ -1,0 +1,48 @@
+// The route table: one line per route — method, pattern, handler, access.
+#include "fcgi/routes.hpp"
+
+#include "handlers/handlers.hpp"
+
+namespace dozor::http {
+
+namespace h = dozor::handlers;
+
+Router build_router() {
+  Router r;
+  auto add = [&r](const char* method, std::string pattern, Handler fn, Access access) {
+    r.add({method, std::move(pattern), std::move(fn), access});
+  };
+
+  for (const char* path : {"/health", "/api/health", "/api/v1/health"}) add("GET", path, h::health, Access::Public);
+
+  add("POST", "/api/auth/login", h::auth_login, Access::Public);
+  add("GET", "/api/auth/verify", h::auth_verify, Access::User);
+
+  add("GET", "/api/admin/users", h::admin_list_users, Access::Admin);
+  add("POST", "/api/admin/users", h::admin_create_user, Access::Admin);
+  add("PUT", "/api/admin/users/{user_id:int}", h::admin_update_user, Access::Admin);
+  add("DELETE", "/api/admin/users/{user_id:int}", h::admin_delete_user, Access::Admin);
+  add("GET", "/api/admin/users/{user_id:int}/services", h::admin_user_services, Access::Admin);
+  add("GET", "/api/admin/users/{user_id:int}/groups", h::admin_user_groups, Access::Admin);
+  add("GET", "/api/admin/users/{user_id:int}/channels", h::admin_user_channels, Access::Admin);
+  add("GET", "/api/admin/me", h::admin_me, Access::Admin);
+
+  // Spec §4.2: served under both /api/v1 and /api with the same shape.
+  struct Dual {
+    const char* method;
+    const char* suffix;
+    Handler fn;
+    Access access;
+  };
+  const Dual dual[] = {
+      {"GET", "/services", h::services_list, Access::User},
+      {"POST", "/services", h::services_create, Access::User},
+      {"DELETE", "/services/{service_id:int}", h::services_delete, Access::User},
+      {"POST", "/services/{service_id:int}/check", h::services_check, Access::User},
+  };
+  for (const char* prefix : {"/api/v1", "/api"})
+    for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
+  return r;
+}
+
+}  // namespace dozor::http

@@ -1,0 +1,24 @@
+#pragma once
+// A worker process: M threads, each accepting FastCGI connections on the shared listening
+// socket and serving requests until told to stop.
+#include <functional>
+
+#include "fcgi/request.hpp"
+#include "fcgi/response.hpp"
+
+namespace dozor::fcgi {
+
+struct WorkerLimits {
+  int threads = 16;
+  long long max_requests = 0;  // then the worker exits and the master starts a fresh one
+  long long max_body = 1 << 20;
+  int shutdown_timeout = 10;
+};
+
+using RequestHandler = std::function<http::Response(const http::Request&)>;
+
+// Runs until SIGTERM (graceful: in-flight requests finish within shutdown_timeout) or until
+// max_requests were served. Returns the process exit code.
+int run_worker(int listen_fd, const WorkerLimits& limits, const RequestHandler& handle);
+
+}  // namespace dozor::fcgi

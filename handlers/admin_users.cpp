@@ -1,0 +1,72 @@
+#include "engines/users/user_admin.hpp"
+#include "engines/users/user_assets.hpp"
+#include "handlers/encode.hpp"
+#include "handlers/handlers.hpp"
+#include "handlers/validation.hpp"
+
+namespace dozor::handlers {
+namespace {
+
+constexpr StringRule kUsername{1, 64};
+constexpr StringRule kPassword{8, 256};
+
+std::int64_t user_id(Context& ctx) { return path_int(ctx.path.at("user_id"), "user_id"); }
+
+}  // namespace
+
+Response admin_list_users(Context& ctx) { return Response::json(encode_all(users::list(ctx.app.db))); }
+
+Response admin_create_user(Context& ctx) {
+  auto body = parse_json_body(ctx.request.body);
+  Fields f(body);
+  users::NewUser n;
+  auto username = f.string("username", true, kUsername);
+  auto email = f.email("email", true);
+  auto password = f.string("password", true, kPassword);
+  auto is_admin = f.boolean("is_admin", false);
+  if (username && username->find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.@-") !=
+                      std::string::npos)
+    f.add({"string_pattern_mismatch", {"body", "username"},
+           "String should match pattern '^[A-Za-z0-9_.@-]+$'", boost::json::value(*username), {}});
+  f.finish();
+  n.username = *username;
+  n.email = *email;
+  n.password = *password;
+  n.is_admin = is_admin.value_or(false);
+  return Response::json(encode(users::create(ctx.app.db, n)));
+}
+
+Response admin_update_user(Context& ctx) {
+  auto id = user_id(ctx);
+  auto body = parse_json_body(ctx.request.body);
+  Fields f(body);
+  users::Update u;
+  u.email = f.nullable_email("email");
+  u.is_active = f.nullable_boolean("is_active");
+  u.is_admin = f.nullable_boolean("is_admin");
+  u.password = f.nullable_string("password", kPassword);
+  f.finish();
+  return Response::json(encode(users::update(ctx.app.db, id, u)));
+}
+
+Response admin_delete_user(Context& ctx) {
+  auto id = user_id(ctx);
+  users::remove(ctx.app.db, id);
+  return Response::json({{"id", id}, {"deleted", true}});
+}
+
+Response admin_user_services(Context& ctx) {
+  return Response::json(encode_all(users::services_of(ctx.app.db, user_id(ctx))));
+}
+
+Response admin_user_groups(Context& ctx) {
+  return Response::json(encode_all(users::groups_of(ctx.app.db, user_id(ctx))));
+}
+
+Response admin_user_channels(Context& ctx) {
+  return Response::json(encode_all(users::channels_of(ctx.app.db, user_id(ctx))));
+}
+
+Response admin_me(Context& ctx) { return Response::json(encode(ctx.caller())); }
+
+}  // namespace dozor::handlers

@@ -1,0 +1,21 @@
+#pragma once
+// What a worker process shares between its threads: config, database, auth and egress gate.
+#include <memory>
+
+#include "db/database.hpp"
+#include "engines/auth/auth_service.hpp"
+#include "engines/config/config.hpp"
+#include "engines/net/egress_policy.hpp"
+
+namespace dozor {
+
+struct App {
+  config::Config cfg;
+  db::Database db;
+  auth::AuthService auth;
+  net::EgressPolicy egress;
+
+  explicit App(config::Config c);
+};
+
+}  // namespace dozor

@@ -1,0 +1,42 @@
+#include "engines/monitor/service_check.hpp"
+#include "engines/monitor/services.hpp"
+#include "handlers/encode.hpp"
+#include "handlers/handlers.hpp"
+#include "handlers/validation.hpp"
+
+namespace dozor::handlers {
+
+Response services_list(Context& ctx) {
+  return Response::json(encode_all(monitor::list_services(ctx.app.db, ctx.caller().id)));
+}
+
+Response services_create(Context& ctx) {
+  auto body = parse_json_body(ctx.request.body);
+  Fields f(body);
+  auto name = f.string("name", true, {1, 255});
+  auto url = f.http_url("url", true);
+  auto interval = f.integer("check_interval", false, 10);
+  auto active = f.boolean("is_active", false);
+  f.finish();
+  db::services::Service s;
+  s.user_id = ctx.caller().id;
+  s.name = *name;
+  s.url = *url;
+  s.check_interval = interval.value_or(60);
+  s.is_active = active.value_or(true);
+  return Response::json(encode(monitor::create_service(ctx.app.db, s)));
+}
+
+Response services_delete(Context& ctx) {
+  auto id = path_int(ctx.path.at("service_id"), "service_id");
+  monitor::delete_service(ctx.app.db, ctx.caller().id, id);
+  return Response::json({{"id", id}, {"deleted", true}});
+}
+
+Response services_check(Context& ctx) {
+  auto id = path_int(ctx.path.at("service_id"), "service_id", 1);
+  auto result = monitor::check_service(ctx.app.db, ctx.app.egress, ctx.app.cfg.monitor.timeout, ctx.caller().id, id);
+  return Response::json(encode(result));
+}
+
+}  // namespace dozor::handlers

@@ -1,0 +1,128 @@
+// dozorctl: administration from the shell — migrations, users, config check.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "db/database.hpp"
+#include "db/migrations.hpp"
+#include "engines/auth/auth_service.hpp"
+#include "engines/config/config.hpp"
+#include "engines/errors.hpp"
+#include "engines/users/user_admin.hpp"
+#include "handlers/validation.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: dozorctl [--config FILE] COMMAND\n"
+    "  migrate                                   apply database migrations\n"
+    "  user add --username U --email E [--admin] --password-stdin\n"
+    "  user passwd --username U --password-stdin\n"
+    "  user list\n"
+    "  config check                              validate the config file and the JWT key\n";
+
+dozor::db::Database open_db(const dozor::config::Config& cfg) {
+  const auto& d = cfg.database;
+  return dozor::db::Database({d.socket, d.host, d.port, d.name, d.user, d.password, d.connect_timeout});
+}
+
+std::string read_password() {
+  std::string pw;
+  std::getline(std::cin, pw);
+  if (pw.size() < 8) throw std::runtime_error("the password must have at least 8 characters");
+  return pw;
+}
+
+std::string option(const std::vector<std::string>& args, const std::string& name) {
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == name) return args[i + 1];
+  return {};
+}
+
+bool flag(const std::vector<std::string>& args, const std::string& name) {
+  for (const auto& a : args)
+    if (a == name) return true;
+  return false;
+}
+
+int user_command(const dozor::config::Config& cfg, const std::vector<std::string>& args) {
+  auto db = open_db(cfg);
+  const std::string sub = args.size() > 1 ? args[1] : "";
+  if (sub == "list") {
+    for (const auto& u : dozor::users::list(db))
+      std::cout << u.id << "\t" << u.username << "\t" << u.email << "\t" << (u.is_admin ? "admin" : "user") << "\t"
+                << (u.is_active ? "active" : "inactive") << "\n";
+    return 0;
+  }
+  std::string username = option(args, "--username");
+  if (username.empty() || !flag(args, "--password-stdin")) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  if (sub == "add") {
+    std::string email = option(args, "--email");
+    if (!dozor::handlers::is_valid_email(email)) throw std::runtime_error("invalid e-mail address: " + email);
+    auto u = dozor::users::create(db, {username, email, read_password(), flag(args, "--admin"), true});
+    std::cout << "created user " << u.username << " (id " << u.id << (u.is_admin ? ", admin" : "") << ")\n";
+    return 0;
+  }
+  if (sub == "passwd") {
+    for (const auto& u : dozor::users::list(db)) {
+      if (u.username != username) continue;
+      dozor::users::Update up;
+      up.password = read_password();
+      dozor::users::update(db, u.id, up);
+      std::cout << "password changed for " << username << "; existing tokens are revoked\n";
+      return 0;
+    }
+    throw std::runtime_error("no such user: " + username);
+  }
+  std::cerr << kUsage;
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args;
+  std::string config_path;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--config" && i + 1 < argc) config_path = argv[++i];
+    else args.push_back(a);
+  }
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  try {
+    auto cfg = dozor::config::load(config_path);
+    if (args[0] == "migrate") {
+      dozor::db::init_driver();
+      auto db = open_db(cfg);
+      auto applied = dozor::db::migrate(db, cfg.paths.migrations);
+      if (applied.empty()) std::cout << "migrate: schema is up to date\n";
+      for (int v : applied) std::cout << "migrate: applied " << v << "\n";
+      return 0;
+    }
+    if (args[0] == "user") {
+      dozor::db::init_driver();
+      return user_command(cfg, args);
+    }
+    if (args[0] == "config" && args.size() > 1 && args[1] == "check") {
+      dozor::auth::load_jwt_key(cfg.auth.jwt_secret_file);
+      std::cout << "config: " << dozor::config::resolve_path(config_path) << " is valid\n";
+      if (cfg.scanner.allow_private_targets)
+        std::cout << "config: warning: scanner.allow_private_targets = true (development and tests only)\n";
+      return 0;
+    }
+    std::cerr << kUsage;
+    return 2;
+  } catch (const dozor::Conflict& e) {
+    std::cerr << "dozorctl: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "dozorctl: " << e.what() << "\n";
+    return 1;
+  }
+}
