@@ -63,7 +63,7 @@ AddressKind classify_v6(const IpAddress& a) {
   if (v6_prefix(a, {0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0}, 96)) return classify_v4(v4_value(&b[12]));
   if (v6_prefix(a, {0x20, 0x02}, 16)) return classify_v4(v4_value(&b[2]));  // 6to4
   if (all_zero(a, 0, 12)) return AddressKind::Reserved;                      // IPv4-compatible (deprecated)
-  if (b[0] == 0xfd && b[1] == 0x00 && b[2] == 0x0e && b[3] == 0xc2 && all_zero(a, 4, 15) && b[15] == 0x54)
+  if (b[0] == 0xfd && b[1] == 0x00 && b[2] == 0x0e && b[3] == 0xc2 && all_zero(a, 4, 14) && b[14] == 0x02 && b[15] == 0x54)
     return AddressKind::CloudMetadata;  // fd00:ec2::254
   if (v6_prefix(a, {0xfc}, 7)) return AddressKind::Private;
   if (v6_prefix(a, {0xfe, 0x80}, 10)) return AddressKind::LinkLocal;

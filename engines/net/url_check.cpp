@@ -64,12 +64,13 @@ TargetUrl parse_target_url(std::string_view raw_tail) {
   }
   if (!has_scheme) candidate = "https://" + text;
   if (auto problem = check_http_url(candidate)) return {std::nullopt, problem};
-  auto parsed = boost::urls::parse_uri(candidate);
-  boost::urls::url u(*parsed);
+  boost::urls::url u(*boost::urls::parse_uri(candidate));
   u.normalize_scheme();
   u.normalize_authority();
-  if (u.encoded_path().empty()) u.set_encoded_path("/");
-  return {std::string(u.buffer()), std::nullopt};
+  std::string out(u.buffer());
+  if (u.encoded_path().empty()) out.insert(out.size() - u.encoded_query().size() - (u.has_query() ? 1 : 0) -
+                                               u.encoded_fragment().size() - (u.has_fragment() ? 1 : 0), "/");
+  return {out, std::nullopt};
 }
 
 }  // namespace dozor::net

@@ -1,0 +1,68 @@
+#include "fcgi/error_mapping.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "db/errors.hpp"
+#include "engines/errors.hpp"
+#include "fcgi/http_error.hpp"
+
+using namespace dozor;
+
+namespace {
+
+http::Response map(auto&& ex) { return http::response_for(std::make_exception_ptr(ex)); }
+
+std::string header(const http::Response& r, const std::string& name) {
+  for (const auto& [k, v] : r.headers)
+    if (k == name) return v;
+  return {};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(error_mapping)
+
+BOOST_AUTO_TEST_CASE(each_failure_has_its_status) {
+  BOOST_TEST(map(NotFound("x")).status == 404);
+  BOOST_TEST(map(Conflict("x")).status == 409);
+  BOOST_TEST(map(Forbidden("x")).status == 403);
+  BOOST_TEST(map(db::DbUnavailable("x")).status == 503);
+  BOOST_TEST(map(db::DbError("x")).status == 500);
+  BOOST_TEST(map(std::runtime_error("x")).status == 500);
+}
+
+BOOST_AUTO_TEST_CASE(unauthenticated_is_401_with_bearer_challenge) {
+  auto r = map(Unauthenticated("expired"));
+  BOOST_TEST(r.status == 401);
+  BOOST_TEST(header(r, "WWW-Authenticate") == "Bearer");
+  BOOST_TEST(boost::json::parse(r.body).at("detail").as_string() == "Not authenticated");
+}
+
+BOOST_AUTO_TEST_CASE(throttled_login_carries_retry_after) {
+  auto r = map(TooManyAttempts("slow down", 42));
+  BOOST_TEST(r.status == 429);
+  BOOST_TEST(header(r, "Retry-After") == "42");
+}
+
+BOOST_AUTO_TEST_CASE(internal_errors_do_not_leak_their_text) {
+  auto r = map(std::runtime_error("password=hunter2 in SQL"));
+  BOOST_TEST(r.body.find("hunter2") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(validation_failure_lists_every_issue_in_fastapi_shape) {
+  std::vector<http::FieldIssue> issues;
+  issues.push_back({"missing", {"body", "name"}, "Field required", boost::json::value(nullptr), {}});
+  issues.push_back({"url_scheme", {"body", "url"}, "URL scheme should be 'http' or 'https'", boost::json::value("ftp://x"), {}});
+  auto r = map(http::ValidationFailed(issues));
+  BOOST_TEST(r.status == 422);
+  auto detail = boost::json::parse(r.body).at("detail").as_array();
+  BOOST_REQUIRE(detail.size() == 2u);
+  BOOST_TEST(detail[0].at("type").as_string() == "missing");
+  BOOST_TEST(detail[0].at("loc").as_array()[1].as_string() == "name");
+  BOOST_TEST(detail[1].at("type").as_string() == "url_scheme");
+  BOOST_TEST(detail[1].at("input").as_string() == "ftp://x");
+  BOOST_TEST(detail[1].as_object().contains("msg"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
