@@ -17,8 +17,10 @@ std::optional<std::string> Request::query_param(std::string_view name) const {
   return std::nullopt;
 }
 
-bool parse_target(std::string_view raw, Request& out) {
-  out.raw_target = std::string(raw);
+bool parse_target(std::string_view raw_view, Request& out) {
+  // `raw_view` may point into out.raw_target itself: own the text before touching `out`.
+  out.raw_target = std::string(raw_view);
+  std::string_view raw = out.raw_target;
   auto parsed = boost::urls::parse_origin_form(raw);
   if (!parsed) {
     // Unencoded URLs in {target_url} (e.g. "/api/audit/https://x/a?b") are valid relative refs

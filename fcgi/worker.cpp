@@ -43,6 +43,9 @@ void serve(int listen_fd, const WorkerLimits& limits, const RequestHandler& hand
       int fd = accept_connection(listen_fd);
       if (fd < 0) break;
       req.ipcFd = fd;
+      // FCGX_Accept_r begins by finishing the previous request and closes the connection
+      // unless it was kept: mark the fresh one as kept so it survives until it is read.
+      req.keepConnection = 1;
     }
     if (FCGX_Accept_r(&req) < 0) {
       req.ipcFd = -1;

@@ -41,3 +41,16 @@ BOOST_AUTO_TEST_CASE(cookies_are_split) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(request_aliasing)
+
+// The worker parses the request's own raw_target: the view must stay valid while parsing.
+BOOST_AUTO_TEST_CASE(parsing_a_view_of_the_request_itself_is_safe) {
+  Request r;
+  r.raw_target = "/api/v1/services/12345/check?depth=2";
+  BOOST_REQUIRE(parse_target(r.raw_target, r));
+  BOOST_TEST(r.raw_path == "/api/v1/services/12345/check");
+  BOOST_TEST(*r.query_param("depth") == "2");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
