@@ -11,7 +11,7 @@ std::vector<Channel> list_by_user(Connection& c, std::int64_t user_id) {
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
   std::vector<Channel> out;
   while (rs->next())
-    out.push_back({get_int(*rs, "id"), get_string(*rs, "type"), get_bool(*rs, "enabled"), get_string(*rs, "params")});
+    out.push_back({get_int(*rs, 1), get_string(*rs, 2), get_bool(*rs, 3), get_string(*rs, 4)});
   return out;
 }
 

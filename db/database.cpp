@@ -40,17 +40,17 @@ thread_local bool t_thread_initialised = false;
 
 void init_driver() { driver(); }
 
-std::optional<std::int64_t> opt_int(sql::ResultSet& rs, const char* column) {
+std::optional<std::int64_t> opt_int(sql::ResultSet& rs, unsigned column) {
   if (rs.isNull(column)) return std::nullopt;
   return rs.getInt64(column);
 }
-std::optional<std::string> opt_string(sql::ResultSet& rs, const char* column) {
+std::optional<std::string> opt_string(sql::ResultSet& rs, unsigned column) {
   if (rs.isNull(column)) return std::nullopt;
   return std::string(rs.getString(column));
 }
-std::string get_string(sql::ResultSet& rs, const char* column) { return std::string(rs.getString(column)); }
-std::int64_t get_int(sql::ResultSet& rs, const char* column) { return rs.getInt64(column); }
-bool get_bool(sql::ResultSet& rs, const char* column) { return rs.getInt(column) != 0; }
+std::string get_string(sql::ResultSet& rs, unsigned column) { return std::string(rs.getString(column)); }
+std::int64_t get_int(sql::ResultSet& rs, unsigned column) { return rs.getInt64(column); }
+bool get_bool(sql::ResultSet& rs, unsigned column) { return rs.getInt(column) != 0; }
 
 Connection::Connection(std::unique_ptr<sql::Connection> raw) : raw_(std::move(raw)) {}
 Connection::~Connection() {
@@ -71,9 +71,9 @@ sql::PreparedStatement& Connection::prepare(const std::string& sql_text) {
 }
 
 std::int64_t Connection::last_insert_id() {
-  std::unique_ptr<sql::ResultSet> rs(prepare("SELECT LAST_INSERT_ID() AS id").executeQuery());
+  std::unique_ptr<sql::ResultSet> rs(prepare("SELECT LAST_INSERT_ID()").executeQuery());
   rs->next();
-  return rs->getInt64("id");
+  return rs->getInt64(1);
 }
 
 void Connection::transaction(const std::function<void()>& fn) {

@@ -14,8 +14,7 @@ std::vector<Group> list_by_user(Connection& c, std::int64_t user_id) {
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
   std::vector<Group> out;
   while (rs->next()) {
-    out.push_back({get_int(*rs, "id"), get_string(*rs, "name"), opt_string(*rs, "description"),
-                   get_string(*rs, "color"), get_int(*rs, "services_count")});
+    out.push_back({get_int(*rs, 1), get_string(*rs, 2), opt_string(*rs, 3), get_string(*rs, 4), get_int(*rs, 5)});
   }
   return out;
 }

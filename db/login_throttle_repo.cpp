@@ -12,7 +12,7 @@ std::int64_t seconds_blocked(Connection& c, const std::string& username) {
   st.setString(1, username);
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
   if (!rs->next()) return 0;
-  return std::max<std::int64_t>(1, get_int(*rs, "wait"));
+  return std::max<std::int64_t>(1, get_int(*rs, 1));
 }
 
 std::int64_t add_failure(Connection& c, const std::string& username, int window_s) {
@@ -26,7 +26,7 @@ std::int64_t add_failure(Connection& c, const std::string& username, int window_
   auto& get = c.prepare("SELECT failures FROM login_throttle WHERE username = ?");
   get.setString(1, username);
   std::unique_ptr<sql::ResultSet> rs(get.executeQuery());
-  return rs->next() ? get_int(*rs, "failures") : 1;
+  return rs->next() ? get_int(*rs, 1) : 1;
 }
 
 void block_for(Connection& c, const std::string& username, std::int64_t seconds) {

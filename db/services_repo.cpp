@@ -12,15 +12,16 @@ constexpr const char* kColumns =
 
 Service read(sql::ResultSet& rs) {
   Service s;
-  s.id = get_int(rs, "id");
-  s.user_id = get_int(rs, "user_id");
-  s.name = get_string(rs, "name");
-  s.url = get_string(rs, "url");
-  s.check_interval = get_int(rs, "check_interval");
-  s.is_active = get_bool(rs, "is_active");
-  s.last_status = opt_string(rs, "last_status");
-  s.last_response_time = opt_int(rs, "last_response_time");
-  s.last_checked_at = opt_string(rs, "last_checked_at");
+  // Positions follow kColumns.
+  s.id = get_int(rs, 1);
+  s.user_id = get_int(rs, 2);
+  s.name = get_string(rs, 3);
+  s.url = get_string(rs, 4);
+  s.check_interval = get_int(rs, 5);
+  s.is_active = get_bool(rs, 6);
+  s.last_status = opt_string(rs, 7);
+  s.last_response_time = opt_int(rs, 8);
+  s.last_checked_at = opt_string(rs, 9);
   return s;
 }
 

@@ -12,14 +12,15 @@ constexpr const char* kColumns =
 
 User read(sql::ResultSet& rs) {
   User u;
-  u.id = get_int(rs, "id");
-  u.username = get_string(rs, "username");
-  u.email = get_string(rs, "email");
-  u.password_hash = get_string(rs, "password_hash");
-  u.is_active = get_bool(rs, "is_active");
-  u.is_admin = get_bool(rs, "is_admin");
-  u.token_version = get_int(rs, "token_version");
-  u.created_at = get_string(rs, "created_at");
+  // Positions follow kColumns.
+  u.id = get_int(rs, 1);
+  u.username = get_string(rs, 2);
+  u.email = get_string(rs, 3);
+  u.password_hash = get_string(rs, 4);
+  u.is_active = get_bool(rs, 5);
+  u.is_admin = get_bool(rs, 6);
+  u.token_version = get_int(rs, 7);
+  u.created_at = get_string(rs, 8);
   return u;
 }
 
@@ -88,7 +89,7 @@ std::vector<std::int64_t> lock_active_admin_ids(Connection& c) {
   auto& st = c.prepare("SELECT id FROM users WHERE is_admin = 1 AND is_active = 1 FOR UPDATE");
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
   std::vector<std::int64_t> out;
-  while (rs->next()) out.push_back(get_int(*rs, "id"));
+  while (rs->next()) out.push_back(get_int(*rs, 1));
   return out;
 }
 
