@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <iostream>
 #include <map>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -26,12 +27,17 @@ struct Worker {
 };
 
 pid_t spawn(int listen_fd, const config::Config& cfg, const WorkerMain& worker_main, const sigset_t& old_mask) {
+  pid_t master = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     std::cerr << "dozor-fcgi: fork failed: " << std::strerror(errno) << "\n";
     return -1;
   }
   if (pid == 0) {
+    // A worker must not outlive its master (killed with SIGKILL, say): it would keep serving
+    // on a socket nobody supervises.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != master) _exit(0);  // the master died before prctl took effect
     for (int s : {SIGTERM, SIGINT, SIGHUP, SIGCHLD}) std::signal(s, SIG_DFL);
     sigprocmask(SIG_SETMASK, &old_mask, nullptr);
     int code = 1;

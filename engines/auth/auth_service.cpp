@@ -49,6 +49,8 @@ LoginResult AuthService::login(const std::string& username, const std::string& p
     wait = db::login_throttle::seconds_blocked(c, account);
     if (wait == 0) user = db::users::find_by_username(c, account);
   });
+  // The column's collation ignores case and trailing spaces; a login name must match exactly.
+  if (user && user->username != account) user.reset();
   if (wait > 0) throw TooManyAttempts("Too many failed login attempts; try again later", wait);
 
   // Argon2 runs outside any DB call: it is the slow part and needs no connection.

@@ -1,0 +1,141 @@
+# shellcheck shell=bash
+# The state directory of one stack and its stack.env (docs/development.md has the layout).
+# Sourced by scripts/stackctl after STATE and REPO are set.
+
+RUN=$STATE/run
+LOG=$STATE/log
+CONF=$STATE/dozor.toml
+STACK_ENV=$STATE/stack.env
+MYSQL_SOCK=$RUN/mysqld.sock
+FCGI_SOCK=$RUN/fcgi.sock
+ME=$(id -un)
+
+# Unix socket paths are limited to 107 bytes, and nginx's config syntax breaks on spaces.
+check_state_path() {
+  [[ $STATE =~ ^[A-Za-z0-9._/+-]+$ ]] || die "state dir '$STATE': use a path without spaces or special characters"
+  [ "${#MYSQL_SOCK}" -le 107 ] || die "state dir '$STATE' is too deep: $MYSQL_SOCK exceeds the 107-byte unix socket limit"
+  if [ -e "$STATE" ] && [ "$(stat -c %u "$STATE")" != "$(id -u)" ]; then
+    die "$STATE belongs to $(stat -c %U "$STATE"), not $ME: run as that user, or remove it"
+  fi
+}
+
+# stack.env: what init decided; every other command only reads it. Values set in the
+# environment at init time win over the recorded ones, which win over the defaults.
+load_stack_env() {
+  [ -f "$STACK_ENV" ] || die "$STATE is not initialised: run 'scripts/stackctl $STATE init'"
+  # shellcheck disable=SC1090
+  source "$STACK_ENV"
+}
+
+# shellcheck disable=SC2034 # the variables are written out through ${!k}
+write_stack_env() {
+  local bin_dir=${BIN_DIR:-} https=${DOZOR_HTTPS_PORT:-} http=${DOZOR_HTTP_PORT:-}
+  local bench=${DOZOR_NGINX_BENCH:-} nets=${DOZOR_NGINX_INTERNAL_NETS:-} repo=$REPO
+  if [ -f "$STACK_ENV" ]; then
+    # shellcheck disable=SC1090
+    source "$STACK_ENV"
+  fi
+  REPO=$repo # this checkout, even if the state dir was made by another one
+  BIN_DIR=$(realpath -m "${bin_dir:-${BIN_DIR:-$REPO/build/release}}")
+  HTTPS_PORT=${https:-${HTTPS_PORT:-8443}}
+  HTTP_PORT=${http:-${HTTP_PORT:-8080}}
+  NGINX_BENCH=${bench:-${NGINX_BENCH:-off}}
+  INTERNAL_NETS=${nets:-${INTERNAL_NETS:-}}
+  WWW=$REPO/www
+  LISTEN=127.0.0.1
+  # Browsers may try ::1 first for "localhost"; listen there too when the host has IPv6.
+  if grep -q '^0\{31\}1 ' /proc/net/if_inet6 2>/dev/null; then LISTEN="127.0.0.1 [::1]"; fi
+  NGINX_USER=$(pick_nginx_user)
+  {
+    echo "# Written by scripts/stackctl init; re-running init rewrites it."
+    local k
+    for k in REPO BIN_DIR WWW HTTPS_PORT HTTP_PORT LISTEN NGINX_USER NGINX_BENCH INTERNAL_NETS; do
+      printf '%s=%q\n' "$k" "${!k}"
+    done
+  } >"$STACK_ENV"
+}
+
+# Started by root, nginx's master stays root (it binds and reads the TLS key) and the
+# workers drop to www-data, which must read www/ and reach run/fcgi.sock (mode 0666 in
+# development). A checkout www-data cannot traverse (e.g. under /root, mode 0700) falls
+# back to root workers, said aloud. As a normal user no "user" directive is emitted.
+pick_nginx_user() {
+  [ "$(id -u)" -eq 0 ] || return 0
+  # shellcheck disable=SC2016 # $1 and $2 belong to the inner sh
+  if id www-data >/dev/null 2>&1 &&
+    setpriv --reuid=www-data --regid=www-data --clear-groups -- \
+      sh -c 'test -r "$1" && test -x "$1" && test -x "$2"' sh "$WWW" "$RUN"; then
+    echo "www-data www-data"
+  else
+    warn "notice: www-data cannot read $WWW or reach $RUN; nginx workers will run as root (dev stack on loopback only)"
+    echo "root root"
+  fi
+}
+
+# One value from a section of dozor.toml (only the simple key = "value" lines we write).
+toml_get() {
+  awk -v sect="[$1]" -v key="$2" '
+    /^\[/ { in_sect = ($0 == sect) }
+    in_sect && $1 == key && $2 == "=" { v = $3; gsub(/^"|"$/, "", v); print v; exit }
+  ' "$CONF"
+}
+
+write_config() {
+  [ -f "$CONF" ] && return 0 # kept across runs: it may hold local edits; delete it to regenerate
+  local old_umask
+  old_umask=$(umask)
+  umask 077 # holds the database password
+  cat >"$CONF" <<EOF
+# Development config written by scripts/stackctl init. Kept on later runs (delete it
+# to regenerate); any key can be overridden by DOZOR_<SECTION>_<KEY>.
+
+[server]
+socket = "$FCGI_SOCK"
+# 0666: nginx workers run as another user when the stack is started by root.
+socket_mode = "0666"
+workers = 2
+# More threads than nginx can pin with kept connections (2 nginx workers x keepalive 16),
+# so transient connections always find a free thread (docs/decisions.md).
+threads = 32
+
+[database]
+socket = "$MYSQL_SOCK"
+name = "dozor"
+user = "dozor"
+password = "$(random_hex 24)"
+
+[auth]
+jwt_secret_file = "$STATE/jwt.key"
+
+[scanner]
+# Development and test stacks check and scan local fixture servers.
+allow_private_targets = true
+
+[paths]
+migrations = "$REPO/db/migrations"
+EOF
+  umask "$old_umask"
+}
+
+write_secrets() {
+  if [ ! -s "$STATE/jwt.key" ]; then
+    (umask 077 && random_hex 32 | tr -d '\n' >"$STATE/jwt.key")
+  fi
+  if [ ! -s "$STATE/tls/cert.pem" ] || [ ! -s "$STATE/tls/key.pem" ]; then
+    (umask 077 && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+      -days 825 -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1" \
+      -keyout "$STATE/tls/key.pem" -out "$STATE/tls/cert.pem" 2>"$LOG/openssl.log") ||
+      die_log "$LOG/openssl.log" "cannot create the self-signed certificate"
+  fi
+}
+
+stack_init() {
+  check_state_path
+  mkdir -p "$RUN" "$LOG" "$STATE/tls" "$STATE/nginx"
+  write_stack_env
+  write_secrets
+  write_config
+  mariadb_init
+  nginx_render >/dev/null
+  say "notice: this stack sets scanner.allow_private_targets = true (dev/test only: checks may reach loopback and private addresses)"
+}
