@@ -50,7 +50,11 @@ CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int
     r.is_available = is_available_status(fetched.status);
     if (!r.is_available) r.error = "HTTP status " + std::to_string(fetched.status);
   }
-  if (!fetched.error.empty()) r.error = fetched.error;
+  // A redirect loop or an answer cut short is not a working site, whatever the last status.
+  if (!fetched.error.empty()) {
+    r.error = fetched.error;
+    r.is_available = false;
+  }
 
   db::services::CheckRecord rec{service_id, sql_time, r.is_available, r.status_code, r.response_time_ms, r.error};
   db.run([&](db::Connection& c) { db::services::record_check(c, rec); });

@@ -1,0 +1,114 @@
+"""Health routes, security headers on every kind of answer, HTTP -> HTTPS redirect."""
+
+import re
+import unittest
+import urllib.parse
+
+import dozor_client as dc
+
+HEALTH_PATHS = ("/health", "/api/health", "/api/v1/health")
+
+
+class HealthTest(dc.DozorTestCase):
+    def test_all_three_health_paths_report_ok_with_version_and_database(self):
+        for path in HEALTH_PATHS:
+            with self.subTest(path=path):
+                r = dc.get(path)
+                self.assertEqual(r.status, 200, r)
+                self.assertJsonContentType(r)
+                self.assertEqual(
+                    r.json, {"status": "ok", "version": "2.0.0", "database": "ok"}, r
+                )
+
+    def test_health_needs_no_token_and_ignores_a_bad_one(self):
+        r = dc.get("/api/health", token="garbage.token.value")
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json["status"], "ok", r)
+
+    def test_health_with_query_string_is_still_health(self):
+        r = dc.get("/api/v1/health?probe=1")
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json["version"], "2.0.0", r)
+
+    def test_head_on_health_has_no_body(self):
+        r = dc.request("HEAD", "/health")
+        self.assertIn(r.status, (200, 405), r)
+        self.assertEqual(r.body, b"", r)
+
+
+class SecurityHeadersTest(dc.DozorTestCase):
+    """nginx must add the headers to every answer, errors included (``add_header ... always``)."""
+
+    def _responses(self):
+        return {
+            "GET /health": dc.get("/health"),
+            "GET /api/health": dc.get("/api/health"),
+            "GET /api/v1/health": dc.get("/api/v1/health"),
+            "GET /api/no-such-route (404 from the app)": dc.get("/api/no-such-route"),
+            "GET /no-such-page.html (404 from nginx)": dc.get("/no-such-page-%s.html" % dc.unique_name("p")),
+            "GET /api/auth/verify without token (401)": dc.get("/api/auth/verify"),
+            "PUT /api/v1/services (405)": dc.put("/api/v1/services", {}),
+            "POST /api/auth/login bad body (422)": dc.post("/api/auth/login", {}),
+        }
+
+    def test_security_headers_on_api_answers_and_errors(self):
+        for label, r in self._responses().items():
+            with self.subTest(response=label):
+                self.assertLess(r.status, 500, r)
+                csp = r.header_all("Content-Security-Policy")
+                self.assertEqual(len(csp), 1, "exactly one CSP header expected: %r / %r" % (csp, r))
+                self.assertRegex(csp[0], r"frame-ancestors\s+('none'|'self')", r)
+                self.assertNotIn("unsafe-inline", csp[0], r)
+                self.assertNotIn("unsafe-eval", csp[0], r)
+                self.assertRegex(csp[0], r"default-src\s", r)
+
+                hsts = r.header_all("Strict-Transport-Security")
+                self.assertEqual(len(hsts), 1, r)
+                m = re.search(r"max-age=(\d+)", hsts[0])
+                self.assertTrue(m and int(m.group(1)) > 0, "HSTS %r" % hsts)
+
+                nosniff = r.header_all("X-Content-Type-Options")
+                self.assertEqual([v.strip().lower() for v in nosniff], ["nosniff"], r)
+
+                rp = r.header_all("Referrer-Policy")
+                self.assertEqual(len(rp), 1, r)
+                self.assertIn(
+                    rp[0].strip().lower(),
+                    {"no-referrer", "same-origin", "strict-origin", "strict-origin-when-cross-origin"},
+                    r,
+                )
+
+                corp = r.header_all("Cross-Origin-Resource-Policy")
+                self.assertEqual(len(corp), 1, r)
+                self.assertIn(corp[0].strip().lower(), {"same-origin", "same-site"}, r)
+
+    def test_api_errors_are_json(self):
+        r = dc.get("/api/no-such-route")
+        self.assertDetail(r, 404)
+        r = dc.get("/api/auth/verify")
+        self.assertUnauthenticated(r)
+
+
+class HttpRedirectTest(dc.DozorTestCase):
+    def test_http_port_redirects_to_https_keeping_path_and_query(self):
+        https = urllib.parse.urlsplit(dc.BASE_URL)
+        for path in ("/health", "/api/v1/services?a=1&b=2", "/"):
+            with self.subTest(path=path):
+                r = dc.get(path, base=dc.HTTP_URL)
+                self.assertIn(r.status, (301, 302, 307, 308), r)
+                loc = urllib.parse.urlsplit(r.header("Location") or "")
+                self.assertEqual(loc.scheme, "https", r.header("Location"))
+                self.assertEqual(loc.port or 443, https.port or 443, r.header("Location"))
+                target = loc.path + ("?" + loc.query if loc.query else "")
+                self.assertEqual(target, path, r.header("Location"))
+
+    def test_http_port_never_answers_api_requests_itself(self):
+        for method in ("GET", "POST"):
+            with self.subTest(method=method):
+                r = dc.request(method, "/api/auth/login", base=dc.HTTP_URL,
+                               data=b'{"username":"it_nobody_redirect","password":"x"}')
+                self.assertIn(r.status, (301, 302, 307, 308), r)
+                self.assertNotIn("access_token", r.text, r)
+
+if __name__ == "__main__":
+    unittest.main()

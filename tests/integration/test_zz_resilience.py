@@ -1,0 +1,205 @@
+"""Resilience (runs last: it stops MariaDB and kills a worker).
+
+1. MariaDB stopped with ``stackctl stop-mariadb``: health answers 503 "database":"unavailable",
+   authenticated routes answer 503 JSON (not a crash, not a hang); after ``start-mariadb`` the
+   same dozor-fcgi (same master pid, same workers) answers 200 again on its own.
+2. A worker killed with SIGKILL under load: the master respawns it; only requests that worker
+   had in flight may fail; everything after the respawn succeeds.
+"""
+
+import os
+import signal
+import threading
+import time
+import unittest
+
+import dozor_client as dc
+
+HEALTH_PATHS = ("/health", "/api/health", "/api/v1/health")
+DEGRADED = {"status": "degraded", "version": "2.0.0", "database": "unavailable"}
+OK = {"status": "ok", "version": "2.0.0", "database": "ok"}
+
+
+def _health_status():
+    try:
+        return dc.get("/health", timeout=15).status
+    except OSError:
+        return None
+
+
+class ResilienceTest(dc.DozorTestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not os.environ.get("DOZOR_TEST_STATE"):
+            # Never stop the database of (or kill workers in) a stack nobody named for it.
+            raise unittest.SkipTest("set DOZOR_TEST_STATE (and DOZOR_TEST_*) to a private test stack")
+        if not (dc.STATE_DIR / "run" / "dozor-fcgi.pid").exists():
+            raise AssertionError("no %s/run/dozor-fcgi.pid: set DOZOR_TEST_STATE" % dc.STATE_DIR)
+        cls.user = dc.create_user("resil")
+        cls.user.token  # log in while the database is up
+
+    @classmethod
+    def tearDownClass(cls):
+        dc.delete_user(cls.user.id)
+
+    def _ensure_database_up(self):
+        if _health_status() != 200:
+            dc.stackctl("start-mariadb")
+            dc.wait_until(lambda: _health_status() == 200, 90, 0.5)
+
+    # ------------------------------------------------------------------ database outage
+
+    def test_1_database_outage_gives_503_and_recovers_without_restart(self):
+        master = dc.master_pid()
+        self.assertTrue(dc.pid_alive(master))
+        workers = dc.worker_pids()
+        self.assertTrue(workers, "no workers under master %d" % master)
+        recycling = dc.config_value("server", "max_requests", 0)
+        token = self.user.token
+        self.assertEqual(dc.get("/api/v1/services", token=token).status, 200)
+
+        self.addCleanup(self._ensure_database_up)
+        dc.stackctl("stop-mariadb")
+
+        self.assertTrue(dc.wait_until(lambda: _health_status() == 503, 30, 0.3),
+                        "health never reported 503 after MariaDB stopped")
+        for path in HEALTH_PATHS:
+            with self.subTest(path=path):
+                t0 = time.monotonic()
+                r = dc.get(path)
+                self.assertLess(time.monotonic() - t0, 10, "health hangs while the database is down")
+                self.assertEqual(r.status, 503, r)
+                self.assertJsonContentType(r)
+                self.assertEqual(r.json, DEGRADED, r)
+
+        for label, call in (
+            ("list services", lambda: dc.get("/api/v1/services", token=token)),
+            ("create service", lambda: dc.post("/api/services", {"name": "n", "url": "http://a.example/"},
+                                               token=token)),
+            ("verify", lambda: dc.get("/api/auth/verify", token=token)),
+            ("login", lambda: dc.login(self.user.username, self.user.password)),
+        ):
+            with self.subTest(during_outage=label):
+                t0 = time.monotonic()
+                r = call()
+                self.assertLess(time.monotonic() - t0, 15, "%s hangs while the database is down" % label)
+                self.assertDetail(r, 503)
+                self.assertNotIn("access_token", r.text)
+        # routing and validation need no database
+        self.assertDetail(dc.get("/api/no-such-route"), 404)
+        self.assertUnauthenticated(dc.get("/api/v1/services"))
+
+        self.assertEqual(dc.master_pid(), master)
+        self.assertTrue(dc.pid_alive(master))
+
+        dc.stackctl("start-mariadb")
+        self.assertTrue(dc.wait_until(lambda: _health_status() == 200, 60, 0.5),
+                        "health did not return to 200 within 60 s of MariaDB's restart")
+        for path in HEALTH_PATHS:
+            with self.subTest(path=path, after="recovery"):
+                r = dc.get(path)
+                self.assertEqual(r.status, 200, r)
+                self.assertEqual(r.json, OK, r)
+        # every worker thread's connection recovers, not just the one that served health
+        for i in range(40):
+            r = dc.get("/api/v1/services", token=token)
+            self.assertEqual(r.status, 200, "request %d after recovery: %r" % (i, r))
+        r = dc.login(self.user.username, self.user.password)
+        self.assertEqual(r.status, 200, r)
+
+        self.assertEqual(dc.master_pid(), master, "dozor-fcgi was restarted")
+        self.assertTrue(dc.pid_alive(master))
+        if not recycling:
+            self.assertEqual(dc.worker_pids(), workers, "workers died during the outage")
+
+    # ------------------------------------------------------------------ worker killed under load
+
+    def test_2_worker_killed_under_load_is_respawned(self):
+        self._ensure_database_up()
+        master = dc.master_pid()
+        workers = dc.worker_pids()
+        n_workers = len(workers)
+        self.assertGreaterEqual(n_workers, 1, "no workers under master %d" % master)
+        threads_per_worker = dc.config_value("server", "threads", 16)
+        victim = min(workers)
+
+        n_clients, total = 8, 300
+        results = []  # (start, end, status or exception text)
+        lock = threading.Lock()
+        issued = [0]
+        done = [0]
+        some_done = threading.Event()
+
+        def client():
+            while True:
+                with lock:
+                    if issued[0] >= total:
+                        return
+                    issued[0] += 1
+                start = time.monotonic()
+                try:
+                    status = dc.get("/api/health", timeout=20).status
+                except Exception as e:  # noqa: BLE001 - record and go on
+                    status = "%s: %s" % (type(e).__name__, e)
+                end = time.monotonic()
+                with lock:
+                    results.append((start, end, status))
+                    done[0] += 1
+                    if done[0] >= total // 3:
+                        some_done.set()
+
+        pool = [threading.Thread(target=client, daemon=True) for _ in range(n_clients)]
+        for t in pool:
+            t.start()
+        self.assertTrue(some_done.wait(120), "the load did not get going")
+
+        killed_at = time.monotonic()
+        os.kill(victim, signal.SIGKILL)
+
+        def respawned():
+            now = dc.worker_pids()
+            return now if (len(now) == n_workers and victim not in now) else None
+
+        now = dc.wait_until(respawned, 10, 0.05)
+        respawned_at = time.monotonic()
+        self.assertTrue(now, "the master did not respawn the worker within 10 s "
+                             "(workers now: %s, before: %s)" % (dc.worker_pids(), workers))
+        new = now - workers
+        self.assertEqual(len(new), 1, "expected exactly one new worker: %s -> %s" % (workers, now))
+
+        for t in pool:
+            t.join(timeout=180)
+        self.assertFalse(any(t.is_alive() for t in pool), "load threads hang")
+        self.assertEqual(len(results), total)
+
+        failures = [r for r in results if r[2] != 200]
+        after_kill = [r for r in results if r[0] >= killed_at]
+        after_respawn = [r for r in results if r[0] >= respawned_at]
+        print("\n  load: %d requests, %d failed, %d started after the kill, %d after the respawn "
+              "(%.0f ms after the kill)" % (len(results), len(failures), len(after_kill),
+                                             len(after_respawn), (respawned_at - killed_at) * 1000))
+        self.assertTrue(after_kill, "the load was over before the kill")
+        self.assertLessEqual(
+            len(failures), threads_per_worker,
+            "%d failures (more than the killed worker's %d threads): %s"
+            % (len(failures), threads_per_worker, failures[:10]))
+        late_failures = [r for r in failures if r[0] >= respawned_at]
+        self.assertEqual(late_failures, [], "requests started after the respawn failed")
+        early_failures = [r for r in failures if r[1] < killed_at]
+        self.assertEqual(early_failures, [], "requests failed before the kill")
+
+        # afterwards: the pool is whole and every request succeeds
+        for i in range(60):
+            r = dc.get("/api/v1/health")
+            self.assertEqual(r.status, 200, "request %d after respawn: %r" % (i, r))
+        r = dc.get("/api/v1/services", token=self.user.token)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(dc.master_pid(), master)
+        self.assertTrue(dc.pid_alive(master))
+        self.assertEqual(dc.worker_pids(), now)
+        for pid in new:
+            self.assertGreaterEqual(dc.thread_count(pid), min(threads_per_worker, 2))
+
+
+if __name__ == "__main__":
+    unittest.main()
