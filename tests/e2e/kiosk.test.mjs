@@ -1,0 +1,109 @@
+// (5) The kiosk shows a tile per service with status and response time, cycles with Next/Previous
+// buttons and the arrow keys, pauses, and advances on its own at the chosen interval.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launchBrowser, withPage, Api, startTarget, uniqueName, waitLoaded, ADMIN_USER, ADMIN_PASSWORD, TEST_TIMEOUT,
+} from './lib.mjs';
+
+let browser;
+let admin;
+let target;
+let owner;
+let ownerApi;
+const services = [];
+
+before(async () => {
+  browser = await launchBrowser();
+  target = await startTarget();
+  admin = await Api.create();
+  admin.token = await admin.login(ADMIN_USER, ADMIN_PASSWORD);
+  // A fresh user, so the kiosk shows exactly the services made here.
+  owner = await admin.createUser();
+  ownerApi = await admin.as(owner.username, owner.password);
+  for (const suffix of ['alpha', 'beta', 'gamma']) {
+    services.push(await ownerApi.mustOk('POST', '/api/v1/services', {
+      name: `${uniqueName('kiosk')}-${suffix}`, url: `${target.url}${suffix}`, check_interval: 60,
+    }));
+  }
+  const check = await ownerApi.mustOk('POST', `/api/v1/services/${services[0].id}/check`);
+  assert.equal(check.is_available, true, 'the local target is reachable from the backend');
+});
+
+after(async () => {
+  if (owner) await admin.deleteUser(owner.id); // deletes the user's services too
+  await browser?.close();
+  await target?.close();
+  await admin?.dispose();
+});
+
+test('kiosk shows the tiles and cycles through the services', { timeout: TEST_TIMEOUT }, async (t) => {
+  await withPage(t, browser, async (page) => {
+    await page.goto('/kiosk');
+    await waitLoaded(page);
+
+    const tiles = page.locator('#kiosk-tiles .tile');
+    assert.equal(await tiles.count(), 3);
+    for (const [i, s] of services.entries()) {
+      assert.match(await tiles.nth(i).textContent(), new RegExp(s.name));
+    }
+    // The checked service is up with a response time, on its tile and in the spotlight.
+    assert.equal(await tiles.nth(0).getAttribute('data-status'), 'up');
+    assert.match(await tiles.nth(0).locator('.tile-ms').textContent(), /^\d+ ms$/);
+    assert.equal(await tiles.nth(1).getAttribute('data-status'), 'unknown');
+
+    const stage = page.locator('#kiosk-stage .spot');
+    const position = page.locator('#kiosk-position');
+    const interval = page.getByLabel('Interval');
+    assert.equal(await interval.inputValue(), '30', 'default interval is 30 s');
+
+    const expectCurrent = async (i) => {
+      await page.waitForFunction((id) => document.querySelector('#kiosk-stage .spot')?.dataset.serviceId === String(id), services[i].id);
+      assert.equal(await stage.locator('.spot-name').textContent(), services[i].name);
+      assert.equal(await position.textContent(), `${i + 1} of 3`);
+      assert.equal(await tiles.nth(i).getAttribute('aria-current'), 'true');
+      assert.equal(await page.locator('#kiosk-tiles .tile[aria-current="true"]').count(), 1);
+    };
+
+    await expectCurrent(0);
+    assert.equal(await stage.getAttribute('data-status'), 'up');
+    assert.match(await stage.locator('[data-metric="response"]').textContent(), /^\d+ ms$/);
+    assert.match(await stage.locator('.badge').textContent(), /Up/);
+
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await expectCurrent(1);
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await expectCurrent(2);
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await expectCurrent(0); // wraps around
+    await page.getByRole('button', { name: 'Previous', exact: true }).click();
+    await expectCurrent(2);
+
+    // Keyboard arrows (focus on the page, not on a control).
+    await page.locator('#kiosk-stage').focus();
+    await page.keyboard.press('ArrowRight');
+    await expectCurrent(0);
+    await page.keyboard.press('ArrowLeft');
+    await expectCurrent(2);
+
+    // A tile jumps to its service.
+    await tiles.nth(1).click();
+    await expectCurrent(1);
+
+    // Paused: nothing moves even past the interval.
+    await interval.selectOption('5');
+    const pause = page.getByRole('button', { name: 'Pause', exact: true });
+    await pause.click();
+    assert.equal(await pause.getAttribute('aria-pressed'), 'true');
+    assert.match(await page.locator('#kiosk-countdown').textContent(), /Paused/);
+    await page.waitForTimeout(6000);
+    await expectCurrent(1);
+
+    // Resumed: it advances by itself within the 5 s interval.
+    await pause.click();
+    assert.equal(await pause.getAttribute('aria-pressed'), 'false');
+    await page.waitForFunction((id) => document.querySelector('#kiosk-stage .spot')?.dataset.serviceId === String(id),
+      services[2].id, { timeout: 8000 });
+    await expectCurrent(2);
+  }, { token: ownerApi.token });
+});

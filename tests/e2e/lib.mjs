@@ -1,0 +1,219 @@
+// Shared helpers of the browser tests: configuration, browser launch, page wrapper with
+// console/CSP capture and failure screenshots, an API client for setup/cleanup, a local target.
+import { chromium, request as pwRequest } from 'playwright-core';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = path.resolve(here, '..', '..');
+
+export const BASE_URL = (process.env.DOZOR_TEST_BASE_URL || 'https://127.0.0.1:8443').replace(/\/+$/, '');
+export const ADMIN_USER = process.env.DOZOR_TEST_ADMIN_USER || 'admin';
+export const ADMIN_PASSWORD = process.env.DOZOR_TEST_ADMIN_PASSWORD || '';
+export const CHROMIUM = process.env.DOZOR_TEST_CHROMIUM || '/usr/bin/chromium';
+export const ARTIFACTS = process.env.DOZOR_TEST_ARTIFACTS || path.join(REPO_ROOT, 'build', 'e2e-artifacts');
+export const HEADED = process.env.DOZOR_TEST_HEADED === '1';
+
+export const TEST_TIMEOUT = 120_000;
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync',
+];
+
+export function requireConfig() {
+  if (!ADMIN_PASSWORD) {
+    throw new Error('DOZOR_TEST_ADMIN_PASSWORD is not set (password of the admin user of the stack under test)');
+  }
+}
+
+export function uniqueName(prefix = 'e2e') {
+  return `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+}
+
+export async function launchBrowser() {
+  requireConfig();
+  return chromium.launch({ executablePath: CHROMIUM, headless: !HEADED, args: CHROMIUM_ARGS });
+}
+
+export async function newContext(browser, options = {}) {
+  return browser.newContext({
+    baseURL: BASE_URL,
+    ignoreHTTPSErrors: true,
+    locale: 'en-US',
+    viewport: { width: 1280, height: 900 },
+    ...options,
+  });
+}
+
+function safeFileName(name) {
+  return name.replace(/[^a-zA-Z0-9._-]+/g, '_').slice(0, 120);
+}
+
+/**
+ * Records what a page says about itself: console errors and warnings, uncaught exceptions,
+ * CSP violations (console text and the securitypolicyviolation event), failed requests and
+ * same-origin responses with status ≥ 400 (API answers are excluded: tests provoke those on purpose).
+ */
+export function watchPage(page) {
+  const log = { console: [], errors: [], csp: [], failedRequests: [], badResponses: [] };
+  page.on('console', (msg) => {
+    const entry = `[${msg.type()}] ${msg.text()}`;
+    log.console.push(entry);
+    if (/Content Security Policy|Refused to (load|execute|apply|connect)/i.test(msg.text())) log.csp.push(entry);
+    if (msg.type() === 'error') log.errors.push(entry);
+  });
+  page.on('pageerror', (err) => log.errors.push(`[pageerror] ${err.message}`));
+  page.on('requestfailed', (req) => {
+    const failure = req.failure()?.errorText || 'failed';
+    if (failure === 'net::ERR_ABORTED') return; // navigation away while loading
+    log.failedRequests.push(`${req.method()} ${req.url()} ${failure}`);
+  });
+  page.on('response', (res) => {
+    const url = res.url();
+    if (url.startsWith(BASE_URL) && res.status() >= 400 && !new URL(url).pathname.startsWith('/api/')) {
+      log.badResponses.push(`${res.status()} ${url}`);
+    }
+  });
+  return log;
+}
+
+export const CSP_PROBE = () => {
+  window.__dozorCsp = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    window.__dozorCsp.push(`${e.violatedDirective} ${e.blockedURI}`);
+  });
+};
+
+/**
+ * Runs fn(page, ctx) in a fresh browser context. On failure: a full-page screenshot and the page's
+ * console into ARTIFACTS, then rethrows. options.token: start signed in (token put in localStorage).
+ */
+export async function withPage(t, browser, fn, { token = null, lang = null, contextOptions = {} } = {}) {
+  const context = await newContext(browser, contextOptions);
+  await context.addInitScript(CSP_PROBE);
+  if (token || lang) {
+    await context.addInitScript(([tok, lng]) => {
+      if (tok && !sessionStorage.getItem('dozor.e2e.seeded')) {
+        localStorage.setItem('dozor.token', tok);
+        sessionStorage.setItem('dozor.e2e.seeded', '1');
+      }
+      if (lng) localStorage.setItem('dozor.lang', lng);
+    }, [token, lang]);
+  }
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const log = watchPage(page);
+  try {
+    await fn(page, { context, log });
+  } catch (err) {
+    await mkdir(ARTIFACTS, { recursive: true });
+    const base = path.join(ARTIFACTS, safeFileName(t.fullName || t.name || 'test'));
+    await page.screenshot({ path: `${base}.png`, fullPage: true }).catch(() => {});
+    await writeFile(`${base}.log`, [
+      `url: ${page.url()}`, `error: ${err && err.stack}`, '', '# console', ...log.console,
+      '', '# page errors', ...log.errors, '', '# failed requests', ...log.failedRequests,
+      '', '# bad responses', ...log.badResponses,
+    ].join('\n')).catch(() => {});
+    throw err;
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+/* ---- API client (setup and cleanup through the real API) ----------------------------------- */
+
+export class Api {
+  constructor(req, token) {
+    this.req = req;
+    this.token = token;
+  }
+
+  static async create() {
+    const req = await pwRequest.newContext({ baseURL: BASE_URL, ignoreHTTPSErrors: true });
+    return new Api(req, null);
+  }
+
+  async call(method, url, body) {
+    const headers = { Accept: 'application/json' };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    const res = await this.req.fetch(url, { method, headers, data: body === undefined ? undefined : body, failOnStatusCode: false });
+    const text = await res.text();
+    let json = null;
+    try { json = text ? JSON.parse(text) : null; } catch { json = null; }
+    return { status: res.status(), json, headers: res.headers(), text };
+  }
+
+  async login(username, password) {
+    const r = await this.call('POST', '/api/auth/login', { username, password });
+    if (r.status !== 200) throw new Error(`login ${username}: ${r.status} ${r.text}`);
+    return r.json.access_token;
+  }
+
+  /** A client signed in as the given user. */
+  async as(username, password) {
+    return new Api(this.req, await this.login(username, password));
+  }
+
+  async mustOk(method, url, body) {
+    const r = await this.call(method, url, body);
+    if (r.status !== 200) throw new Error(`${method} ${url}: ${r.status} ${r.text}`);
+    return r.json;
+  }
+
+  async createUser({ username = uniqueName('e2e'), password = `Pw-${randomBytes(8).toString('hex')}`, isAdmin = false } = {}) {
+    const user = await this.mustOk('POST', '/api/admin/users', {
+      username, email: `${username}@example.test`, password, is_admin: isAdmin,
+    });
+    return { ...user, password };
+  }
+
+  async deleteUser(id) {
+    if (id === undefined || id === null) return;
+    await this.call('DELETE', `/api/admin/users/${id}`);
+  }
+
+  async dispose() {
+    await this.req.dispose();
+  }
+}
+
+/* ---- local target for checks ---------------------------------------------------------------- */
+
+/** A tiny HTTP server on 127.0.0.1 (random port) answering 200; counts the requests it got. */
+export async function startTarget() {
+  const hits = [];
+  const server = createServer((req, res) => {
+    hits.push({ method: req.method, url: req.url, userAgent: req.headers['user-agent'] || '' });
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>e2e target</title><p>ok</p>');
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    port,
+    hits,
+    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+  };
+}
+
+/* ---- page helpers --------------------------------------------------------------------------- */
+
+export async function loginViaForm(page, username, password, { next } = {}) {
+  await page.goto(next ? `/login?next=${encodeURIComponent(next)}` : '/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Waits until the page's script has drawn its data (body[data-loaded="true"]). */
+export async function waitLoaded(page) {
+  await page.waitForSelector('body[data-loaded="true"]', { state: 'attached' });
+}

@@ -1,0 +1,152 @@
+// Small DOM helpers shared by the pages. Text always goes through textContent (never innerHTML),
+// so data from the API cannot inject markup.
+import { t } from './i18n.js';
+
+/**
+ * el('button', {class: 'btn', type: 'button', dataset: {id: 3}, onclick: fn}, 'text', child…)
+ * Attributes with value false/null/undefined are skipped; true sets an empty attribute.
+ */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name === 'dataset') Object.assign(node.dataset, value);
+    else if (name.startsWith('on') && typeof value === 'function') {
+      node.addEventListener(name.slice(2), value);
+    } else if (name === 'text') node.textContent = value;
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function $(selector, root = document) {
+  return root.querySelector(selector);
+}
+
+/** Status badge for last_status: up / down / anything else = unknown. */
+export function statusKind(status) {
+  return status === 'up' || status === 'down' ? status : 'unknown';
+}
+
+export function statusBadge(status, extraClass = '') {
+  const kind = statusKind(status);
+  return el('span', { class: `badge badge-${kind} ${extraClass}`.trim(), dataset: { status: kind } },
+    el('span', { class: 'badge-dot', 'aria-hidden': 'true' }), t(`status.${kind}`));
+}
+
+/** Polite announcements for screen readers plus a visible toast. */
+let toastTimer = 0;
+export function toast(message, kind = 'info') {
+  let region = document.getElementById('toast');
+  if (!region) {
+    region = el('div', { id: 'toast', class: 'toast', role: 'status', 'aria-live': 'polite' });
+    document.body.append(region);
+  }
+  region.textContent = message;
+  region.className = `toast toast-${kind} toast-visible`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { region.className = 'toast'; }, 5000);
+}
+
+/** Marks a submit button as busy (disabled, alternate label) until the returned function is called. */
+export function busy(button, labelKey) {
+  const original = button.textContent;
+  button.disabled = true;
+  button.setAttribute('aria-busy', 'true');
+  if (labelKey) button.textContent = t(labelKey);
+  return () => {
+    button.disabled = false;
+    button.removeAttribute('aria-busy');
+    button.textContent = original;
+  };
+}
+
+/**
+ * Confirmation in a modal <dialog>. Resolves true when the confirm button is pressed.
+ * The dialog has role dialog, a heading (accessible name) and two buttons.
+ */
+export function confirmDialog({ title, body, confirmLabel = t('common.delete'), danger = true }) {
+  return new Promise((resolve) => {
+    const headingId = `dlg-title-${Math.random().toString(36).slice(2)}`;
+    const cancel = el('button', { type: 'button', class: 'btn btn-ghost', value: 'cancel' }, t('common.cancel'));
+    const confirm = el('button', { type: 'button', class: `btn ${danger ? 'btn-danger' : 'btn-primary'}`, value: 'confirm' }, confirmLabel);
+    const dialog = el('dialog', { class: 'dialog', 'aria-labelledby': headingId },
+      el('h2', { id: headingId, class: 'dialog-title' }, title),
+      body ? el('p', { class: 'dialog-body' }, body) : null,
+      el('div', { class: 'dialog-actions' }, cancel, confirm));
+    let result = false;
+    cancel.addEventListener('click', () => dialog.close());
+    confirm.addEventListener('click', () => { result = true; dialog.close(); });
+    dialog.addEventListener('close', () => { dialog.remove(); resolve(result); });
+    document.body.append(dialog);
+    dialog.showModal();
+    cancel.focus();
+  });
+}
+
+/** Opens an existing <dialog>; resolves when it closes. */
+export function openDialog(dialog) {
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue), { once: true });
+    dialog.showModal();
+  });
+}
+
+/* ---- forms ---------------------------------------------------------------------------------- */
+
+/** Removes every error shown by showErrors. */
+export function clearErrors(form) {
+  for (const p of form.querySelectorAll('.field-error')) {
+    p.textContent = '';
+    p.hidden = true;
+  }
+  for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
+  const alert = form.querySelector('.form-alert');
+  if (alert) { alert.textContent = ''; alert.hidden = true; }
+}
+
+/**
+ * Shows an ApiError on a form: 422 field messages next to their inputs (matched by name),
+ * everything else in the form's .form-alert. Focuses the first invalid input.
+ */
+export function showErrors(form, error) {
+  clearErrors(form);
+  const leftovers = [...(error.formErrors || [])];
+  let first = null;
+  const fields = error.fields || {};
+  for (const [name, messages] of Object.entries(fields)) {
+    const input = form.elements.namedItem(name);
+    const slot = input && form.querySelector(`.field-error[data-for="${CSS.escape(name)}"]`);
+    if (!input || !slot) { leftovers.push(`${name}: ${messages.join(' ')}`); continue; }
+    slot.textContent = messages.join(' ');
+    slot.hidden = false;
+    input.setAttribute('aria-invalid', 'true');
+    first ||= input;
+  }
+  if (!Object.keys(fields).length && !leftovers.length) leftovers.push(error.message);
+  showFormAlert(form, leftovers.join('\n'));
+  if (first) first.focus();
+}
+
+export function showFormAlert(form, message) {
+  const alert = form.querySelector('.form-alert');
+  if (!alert) return;
+  alert.textContent = message || '';
+  alert.hidden = !message;
+}
+
+/** Wires aria-describedby of each input to its hint and error slot. */
+export function linkFieldDescriptions(form) {
+  for (const slot of form.querySelectorAll('.field-error[data-for]')) {
+    const input = form.elements.namedItem(slot.dataset.for);
+    if (!input) continue;
+    if (!slot.id) slot.id = `${form.id || 'f'}-${slot.dataset.for}-error`;
+    const ids = new Set((input.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean));
+    ids.add(slot.id);
+    input.setAttribute('aria-describedby', [...ids].join(' '));
+  }
+}
