@@ -129,19 +129,39 @@ std::unique_ptr<Connection> Database::connect() const {
   }
 }
 
+namespace {
+std::int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+void Database::note_success() { last_success_ms_.store(steady_ms(), std::memory_order_relaxed); }
+
 void Database::run(const std::function<void(Connection&)>& fn, bool idempotent) {
   for (int attempt = 0;; ++attempt) {
-    if (!t_connection) t_connection = connect();
     try {
+      if (!t_connection) t_connection = connect();
       fn(*t_connection);
+      note_success();
       return;
+    } catch (const DbUnavailable&) {
+      last_success_ms_.store(0);
+      throw;
     } catch (const sql::SQLException& e) {
       if (!is_connection_lost(e.getErrorCode())) rethrow_sql(e);
       t_connection.reset();
+      last_success_ms_.store(0);
       bool may_retry = idempotent || is_gone_before_send(e.getErrorCode());
       if (attempt > 0 || !may_retry) throw DbUnavailable(e.what());
     }
   }
+}
+
+bool Database::healthy(std::chrono::milliseconds max_age) {
+  auto last = last_success_ms_.load(std::memory_order_relaxed);
+  if (last != 0 && steady_ms() - last < max_age.count()) return true;
+  return ping();
 }
 
 bool Database::ping() {

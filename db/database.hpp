@@ -1,6 +1,8 @@
 #pragma once
 // MySQL/MariaDB access through Connector/C++ 1.1: one connection per thread, prepared
 // statements cached per connection, one reconnect-and-retry on a lost connection.
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -67,11 +69,18 @@ class Database {
   // A cheap round trip; false when the server cannot be reached.
   bool ping();
 
+  // True when any statement of this process succeeded within `max_age` and none failed for a
+  // lost connection since; otherwise a real ping(). Health checks read it on every request,
+  // so it must not cost a round trip each time.
+  bool healthy(std::chrono::milliseconds max_age);
+
   // Opens a fresh connection (no thread cache) — for tools like migrations.
   std::unique_ptr<Connection> connect() const;
 
  private:
+  void note_success();
   ConnectionParams params_;
+  std::atomic<std::int64_t> last_success_ms_{0};  // steady clock; 0 after a lost connection
 };
 
 // Must be called once before threads start (Connector/C++ requirement).

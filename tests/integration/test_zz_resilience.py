@@ -200,6 +200,45 @@ class ResilienceTest(dc.DozorTestCase):
         for pid in new:
             self.assertGreaterEqual(dc.thread_count(pid), min(threads_per_worker, 2))
 
+    # ------------------------------------------------------------------ graceful reload
+
+    def test_3_sighup_replaces_every_worker_without_failing_a_request(self):
+        master = dc.master_pid()
+        before = dc.worker_pids()
+        stop = threading.Event()
+        results = []
+        lock = threading.Lock()
+
+        def client():
+            while not stop.is_set():
+                try:
+                    status = dc.get("/api/health", timeout=20).status
+                except Exception as e:  # noqa: BLE001 - a failed request is what we look for
+                    status = "%s: %s" % (type(e).__name__, e)
+                with lock:
+                    results.append(status)
+
+        pool = [threading.Thread(target=client, daemon=True) for _ in range(4)]
+        for t in pool:
+            t.start()
+        time.sleep(0.5)
+        os.kill(master, signal.SIGHUP)
+
+        def replaced():
+            now = dc.worker_pids()
+            return now if (now and not (now & before) and len(now) == len(before)) else None
+
+        now = dc.wait_until(replaced, 30, 0.1)
+        time.sleep(0.5)
+        stop.set()
+        for t in pool:
+            t.join(timeout=60)
+        self.assertTrue(now, "workers were not replaced after SIGHUP: %s -> %s" % (before, dc.worker_pids()))
+        self.assertEqual(dc.master_pid(), master, "SIGHUP must not restart the master")
+        self.assertGreater(len(results), 20, "the load did not run")
+        failures = [r for r in results if r != 200]
+        self.assertEqual(failures, [], "requests failed during the reload")
+
 
 if __name__ == "__main__":
     unittest.main()
