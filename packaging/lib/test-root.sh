@@ -1,0 +1,99 @@
+# shellcheck shell=bash disable=SC2154 # repo and test_name come from the caller
+# Shared by packaging/test-install and packaging/test-systemd: output helpers,
+# the package to test, and clean Debian roots built with mmdebstrap from the
+# Debian mirrors this host's apt is configured with (cached, never in the repo).
+# Sourced; expects `repo` (the repository root) to be set.
+
+# One clock for every process of a test (host, namespaces).
+export DOZOR_TEST_T0=${DOZOR_TEST_T0:-$(date +%s)}
+elapsed() { echo $(($(date +%s) - DOZOR_TEST_T0)); }
+step() { printf '\n==> %s [%3ds] %s\n' "$test_name" "$(elapsed)" "$*"; }
+note() { printf '    %s\n' "$*"; }
+die() {
+  printf '\n%s: FAILED: %s\n' "$test_name" "$*" >&2
+  exit 1
+}
+
+require_tools() { # TOOL=PACKAGE...: installs the packages of missing tools
+  local pair missing=()
+  for pair in "$@"; do
+    command -v "${pair%%=*}" >/dev/null || missing+=("${pair#*=}")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  note "installing ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null ||
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
+    die "cannot install ${missing[*]}"
+}
+
+# The package to test: $1 if given, else the newest build/deb/dozor_*.deb,
+# built by packaging/build-deb when there is none.
+find_deb() {
+  local deb=${1:-} f
+  if [ -z "$deb" ]; then
+    for f in "$repo"/build/deb/dozor_*.deb; do
+      [ -e "$f" ] || continue
+      if [ -z "$deb" ] || [ "$f" -nt "$deb" ]; then deb=$f; fi
+    done
+  fi
+  if [ -z "$deb" ]; then
+    note "no package in build/deb/: running packaging/build-deb" >&2
+    "$repo/packaging/build-deb" >&2
+    find_deb ""
+    return
+  fi
+  deb=$(readlink -f "$deb")
+  [ -f "$deb" ] || die "no such package: $deb"
+  echo "$deb"
+}
+
+# "deb URI SUITE main" for each SUITE* that Debian serves from the mirrors this
+# host uses: apt-cache policy has read every sources.list and .sources file.
+# No host name is written into these scripts.
+debian_sources() { # SUITE
+  apt-cache policy | grep -q ' release .*o=Debian,' || apt-get update -qq
+  apt-cache policy | awk -v suite="$1" '
+    /^ *[0-9]+ (https?|file):/ { uri = $2; split($3, a, "/"); s = a[1]; next }
+    /^ +release / {
+      if (uri != "" && $0 ~ /o=Debian,/ && (s == suite || index(s, suite "-") == 1))
+        print "deb " uri " " s " main"
+      uri = ""
+    }' | sort -u
+}
+
+# A minbase root of SUITE plus INCLUDE (comma-separated) as a tarball in CACHE,
+# built once; prints its path.
+base_root() { # CACHE SUITE INCLUDE
+  local cache=$1 suite=$2 include=$3 sources key base line lines=()
+  sources=$(debian_sources "$suite")
+  [ -n "$sources" ] || die "no Debian $suite mirror configured in /etc/apt/sources.list*"
+  while IFS= read -r line; do
+    note "$line" >&2
+    lines+=("$line")
+  done <<<"$sources"
+  # The cache key: whatever changes the root's content.
+  key=$(printf '%s\n' "$suite" "$sources" "$include" "$(mmdebstrap --version)" | md5sum | cut -c1-12)
+  base=$cache/base-$suite-$key.tar
+  mkdir -p "$cache"
+  if [ -f "$base" ]; then
+    note "cached: $base ($(du -h "$base" | cut -f1), $((($(date +%s) - $(stat -c %Y "$base")) / 86400)) days old)" >&2
+  else
+    note "building $base with mmdebstrap (once; later runs reuse it)" >&2
+    mmdebstrap --quiet --variant=minbase --format=tar --include="$include" \
+      "$suite" "$base.partial" "${lines[@]}" >&2 || die "mmdebstrap failed"
+    mv "$base.partial" "$base"
+  fi
+  echo "$base"
+}
+
+# Unpacks BASE into ROOT, after removing what an earlier run left in WORK.
+fresh_root() { # BASE WORK ROOT
+  local base=$1 work=$2 root=$3
+  if [ -d "$work" ]; then
+    # Only leftovers of an earlier run: refuse if anything is still mounted there.
+    if findmnt -rn -o TARGET | grep -q "^$work"; then die "something is still mounted under $work"; fi
+    rm -rf --one-file-system "$work"
+  fi
+  mkdir -p "$root"
+  tar -C "$root" -xf "$base"
+}
