@@ -30,8 +30,7 @@ std::int64_t add_failure(Connection& c, const std::string& username, int window_
 }
 
 void block_for(Connection& c, const std::string& username, std::int64_t seconds) {
-  auto& st = c.prepare(
-      "UPDATE login_throttle SET blocked_until = NOW(3) + INTERVAL ? SECOND WHERE username = ?");
+  auto& st = c.prepare("UPDATE login_throttle SET blocked_until = NOW(3) + INTERVAL ? SECOND WHERE username = ?");
   st.setInt64(1, seconds);
   st.setString(2, username);
   st.executeUpdate();

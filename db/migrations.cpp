@@ -1,11 +1,11 @@
 #include "db/migrations.hpp"
 
-#include <algorithm>
 #include <cppconn/connection.h>
 #include <cppconn/exception.h>
 #include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
 #include <cppconn/statement.h>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -46,8 +46,10 @@ std::vector<std::string> split_statements(const std::string& script) {
     }
     if (quote) {
       current += c;
-      if (c == '\\' && i + 1 < script.size()) current += script[++i];
-      else if (c == quote) quote = 0;
+      if (c == '\\' && i + 1 < script.size())
+        current += script[++i];
+      else if (c == quote)
+        quote = 0;
       continue;
     }
     if (c == '-' && i + 1 < script.size() && script[i + 1] == '-') {

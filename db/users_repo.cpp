@@ -53,8 +53,8 @@ std::vector<User> list(Connection& c) {
 }
 
 std::int64_t insert(Connection& c, const User& u) {
-  auto& st = c.prepare(
-      "INSERT INTO users (username, email, password_hash, is_active, is_admin) VALUES (?, ?, ?, ?, ?)");
+  auto& st =
+      c.prepare("INSERT INTO users (username, email, password_hash, is_active, is_admin) VALUES (?, ?, ?, ?, ?)");
   st.setString(1, u.username);
   st.setString(2, u.email);
   st.setString(3, u.password_hash);
@@ -70,10 +70,22 @@ void update(Connection& c, std::int64_t id, const Changes& ch) {
       "UPDATE users SET email = COALESCE(?, email), is_active = COALESCE(?, is_active),"
       " is_admin = COALESCE(?, is_admin), password_hash = COALESCE(?, password_hash),"
       " token_version = token_version + ? WHERE id = ?");
-  if (ch.email) st.setString(1, *ch.email); else st.setNull(1, sql::DataType::VARCHAR);
-  if (ch.is_active) st.setBoolean(2, *ch.is_active); else st.setNull(2, sql::DataType::TINYINT);
-  if (ch.is_admin) st.setBoolean(3, *ch.is_admin); else st.setNull(3, sql::DataType::TINYINT);
-  if (ch.password_hash) st.setString(4, *ch.password_hash); else st.setNull(4, sql::DataType::VARCHAR);
+  if (ch.email)
+    st.setString(1, *ch.email);
+  else
+    st.setNull(1, sql::DataType::VARCHAR);
+  if (ch.is_active)
+    st.setBoolean(2, *ch.is_active);
+  else
+    st.setNull(2, sql::DataType::TINYINT);
+  if (ch.is_admin)
+    st.setBoolean(3, *ch.is_admin);
+  else
+    st.setNull(3, sql::DataType::TINYINT);
+  if (ch.password_hash)
+    st.setString(4, *ch.password_hash);
+  else
+    st.setNull(4, sql::DataType::VARCHAR);
   st.setInt(5, ch.bump_token_version ? 1 : 0);
   st.setInt64(6, id);
   st.executeUpdate();

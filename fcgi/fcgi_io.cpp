@@ -13,16 +13,20 @@ ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& ou
     if (!eq) continue;
     std::string_view name(*p, static_cast<std::size_t>(eq - *p));
     std::string value(eq + 1);
-    if (name == "REQUEST_METHOD") out.method = value;
-    else if (name == "REQUEST_URI") out.raw_target = value;
-    else if (name == "REMOTE_ADDR") out.remote_addr = value;
+    if (name == "REQUEST_METHOD")
+      out.method = value;
+    else if (name == "REQUEST_URI")
+      out.raw_target = value;
+    else if (name == "REMOTE_ADDR")
+      out.remote_addr = value;
     else if (name == "CONTENT_LENGTH") {
       try {
         content_length = value.empty() ? 0 : std::stoll(value);
       } catch (...) {
         return ReadStatus::BadRequest;
       }
-    } else if (name == "CONTENT_TYPE") out.headers["content-type"] = value;
+    } else if (name == "CONTENT_TYPE")
+      out.headers["content-type"] = value;
     else if (name.substr(0, 5) == "HTTP_") {
       if (++header_count > kMaxHeaders) return ReadStatus::BadRequest;
       std::string h(name.substr(5));

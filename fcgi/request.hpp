@@ -11,10 +11,10 @@ namespace dozor::http {
 
 struct Request {
   std::string method;
-  std::string raw_target;  // REQUEST_URI exactly as the client sent it
-  std::string raw_path;    // raw_target up to '?', still percent-encoded
+  std::string raw_target;                                  // REQUEST_URI exactly as the client sent it
+  std::string raw_path;                                    // raw_target up to '?', still percent-encoded
   std::vector<std::pair<std::string, std::string>> query;  // decoded, in order
-  std::map<std::string, std::string> headers;             // lower-case names
+  std::map<std::string, std::string> headers;              // lower-case names
   std::map<std::string, std::string> cookies;
   std::string remote_addr;
   std::string body;

@@ -1,15 +1,15 @@
 #include "fcgi/worker.hpp"
 
+#include <fcgiapp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <fcgiapp.h>
 #include <iostream>
-#include <poll.h>
-#include <sys/socket.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "fcgi/fcgi_io.hpp"
@@ -55,9 +55,7 @@ void serve(int listen_fd, const WorkerLimits& limits, const RequestHandler& hand
     http::Request in;
     http::Response out;
     switch (read_request(req, limits.max_body, in)) {
-      case ReadStatus::Ok:
-        out = handle(in);
-        break;
+      case ReadStatus::Ok: out = handle(in); break;
       case ReadStatus::BadRequest:
         out = http::Response::error(400, "Bad request");
         req.keepConnection = 0;

@@ -26,8 +26,11 @@ Response admin_create_user(Context& ctx) {
   auto is_admin = f.boolean("is_admin", false);
   if (username && username->find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.@-") !=
                       std::string::npos)
-    f.add({"string_pattern_mismatch", {"body", "username"},
-           "String should match pattern '^[A-Za-z0-9_.@-]+$'", boost::json::value(*username), {}});
+    f.add({"string_pattern_mismatch",
+           {"body", "username"},
+           "String should match pattern '^[A-Za-z0-9_.@-]+$'",
+           boost::json::value(*username),
+           {}});
   f.finish();
   n.username = *username;
   n.email = *email;

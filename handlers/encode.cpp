@@ -27,8 +27,12 @@ boost::json::value masked_params(const std::string& json) {
 }  // namespace
 
 boost::json::value encode(const db::users::User& u) {
-  return {{"id", u.id},         {"username", u.username}, {"email", u.email},
-          {"is_active", u.is_active}, {"is_admin", u.is_admin}, {"created_at", u.created_at}};
+  return {{"id", u.id},
+          {"username", u.username},
+          {"email", u.email},
+          {"is_active", u.is_active},
+          {"is_admin", u.is_admin},
+          {"created_at", u.created_at}};
 }
 
 boost::json::value encode(const db::services::Service& s) {

@@ -1,5 +1,5 @@
-#include "engines/monitor/service_check.hpp"
 #include "engines/monitor/services.hpp"
+#include "engines/monitor/service_check.hpp"
 #include "handlers/encode.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/validation.hpp"

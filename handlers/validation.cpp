@@ -14,9 +14,7 @@ using boost::json::value;
 
 array body_loc(const char* name) { return array{"body", name}; }
 
-std::string plural(std::size_t n, const char* unit) {
-  return std::to_string(n) + " " + unit + (n == 1 ? "" : "s");
-}
+std::string plural(std::size_t n, const char* unit) { return std::to_string(n) + " " + unit + (n == 1 ? "" : "s"); }
 
 }  // namespace
 
@@ -30,8 +28,8 @@ value parse_json_body(std::string_view body) {
   std::size_t used = p.write_some(body.data(), body.size(), ec);
   if (!ec) p.finish(ec);
   if (ec) {
-    http::FieldIssue issue{"json_invalid", array{"body", static_cast<std::int64_t>(used)}, "JSON decode error",
-                           boost::json::object{}, {}};
+    http::FieldIssue issue{
+        "json_invalid", array{"body", static_cast<std::int64_t>(used)}, "JSON decode error", boost::json::object{}, {}};
     issue.ctx["error"] = ec.message();
     throw http::ValidationFailed({std::move(issue)});
   }
@@ -94,11 +92,17 @@ bool is_valid_email(std::string_view email) {
 std::int64_t path_int(const std::string& raw, const char* name, std::optional<std::int64_t> ge) {
   auto v = parse_int_text(raw);
   if (!v)
-    throw http::ValidationFailed({{"int_parsing", array{"path", name},
-                                   "Input should be a valid integer, unable to parse string as an integer", value(raw), {}}});
+    throw http::ValidationFailed({{"int_parsing",
+                                   array{"path", name},
+                                   "Input should be a valid integer, unable to parse string as an integer",
+                                   value(raw),
+                                   {}}});
   if (ge && *v < *ge) {
-    http::FieldIssue issue{"greater_than_equal", array{"path", name},
-                           "Input should be greater than or equal to " + std::to_string(*ge), value(*v), {}};
+    http::FieldIssue issue{"greater_than_equal",
+                           array{"path", name},
+                           "Input should be greater than or equal to " + std::to_string(*ge),
+                           value(*v),
+                           {}};
     issue.ctx["ge"] = *ge;
     throw http::ValidationFailed({std::move(issue)});
   }
@@ -106,10 +110,14 @@ std::int64_t path_int(const std::string& raw, const char* name, std::optional<st
 }
 
 Fields::Fields(const value& body) : body_(body) {
-  if (body.is_object()) object_ = &body.as_object();
+  if (body.is_object())
+    object_ = &body.as_object();
   else
-    issues_.push_back({"model_attributes_type", array{"body"},
-                       "Input should be a valid dictionary or object to extract fields from", body, {}});
+    issues_.push_back({"model_attributes_type",
+                       array{"body"},
+                       "Input should be a valid dictionary or object to extract fields from",
+                       body,
+                       {}});
 }
 
 const value* Fields::get(const char* name, bool required) {
@@ -131,15 +139,21 @@ std::optional<std::string> Fields::string(const char* name, bool required, Strin
   std::size_t chars = 0;
   for (char c : s) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
   if (chars < rule.min_length) {
-    http::FieldIssue issue{"string_too_short", body_loc(name),
-                           "String should have at least " + plural(rule.min_length, "character"), *v, {}};
+    http::FieldIssue issue{"string_too_short",
+                           body_loc(name),
+                           "String should have at least " + plural(rule.min_length, "character"),
+                           *v,
+                           {}};
     issue.ctx["min_length"] = rule.min_length;
     issues_.push_back(std::move(issue));
     return std::nullopt;
   }
   if (rule.max_length && chars > rule.max_length) {
-    http::FieldIssue issue{"string_too_long", body_loc(name),
-                           "String should have at most " + plural(rule.max_length, "character"), *v, {}};
+    http::FieldIssue issue{"string_too_long",
+                           body_loc(name),
+                           "String should have at most " + plural(rule.max_length, "character"),
+                           *v,
+                           {}};
     issue.ctx["max_length"] = rule.max_length;
     issues_.push_back(std::move(issue));
     return std::nullopt;
@@ -151,23 +165,30 @@ std::optional<std::int64_t> Fields::integer(const char* name, bool required, std
   auto* v = get(name, required);
   if (!v) return std::nullopt;
   std::optional<std::int64_t> out;
-  if (v->is_int64()) out = v->as_int64();
+  if (v->is_int64())
+    out = v->as_int64();
   else if (v->is_uint64()) {
     if (v->as_uint64() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
       out = static_cast<std::int64_t>(v->as_uint64());
   } else if (v->is_double()) {
     double d = v->as_double();
     if (std::floor(d) != d || std::abs(d) > 9e15) {
-      issues_.push_back({"int_from_float", body_loc(name),
-                         "Input should be a valid integer, got a number with a fractional part", *v, {}});
+      issues_.push_back({"int_from_float",
+                         body_loc(name),
+                         "Input should be a valid integer, got a number with a fractional part",
+                         *v,
+                         {}});
       return std::nullopt;
     }
     out = static_cast<std::int64_t>(d);
   } else if (v->is_string()) {
     out = parse_int_text(v->as_string());
     if (!out) {
-      issues_.push_back({"int_parsing", body_loc(name),
-                         "Input should be a valid integer, unable to parse string as an integer", *v, {}});
+      issues_.push_back({"int_parsing",
+                         body_loc(name),
+                         "Input should be a valid integer, unable to parse string as an integer",
+                         *v,
+                         {}});
       return std::nullopt;
     }
   }
@@ -176,8 +197,11 @@ std::optional<std::int64_t> Fields::integer(const char* name, bool required, std
     return std::nullopt;
   }
   if (ge && *out < *ge) {
-    http::FieldIssue issue{"greater_than_equal", body_loc(name),
-                           "Input should be greater than or equal to " + std::to_string(*ge), *v, {}};
+    http::FieldIssue issue{"greater_than_equal",
+                           body_loc(name),
+                           "Input should be greater than or equal to " + std::to_string(*ge),
+                           *v,
+                           {}};
     issue.ctx["ge"] = *ge;
     issues_.push_back(std::move(issue));
     return std::nullopt;
@@ -190,11 +214,14 @@ std::optional<bool> Fields::boolean(const char* name, bool required) {
   if (!v) return std::nullopt;
   if (v->is_bool()) return v->as_bool();
   std::optional<bool> out;
-  if (v->is_string()) out = parse_bool_text(v->as_string());
-  else if (v->is_int64() && (v->as_int64() == 0 || v->as_int64() == 1)) out = v->as_int64() == 1;
+  if (v->is_string())
+    out = parse_bool_text(v->as_string());
+  else if (v->is_int64() && (v->as_int64() == 0 || v->as_int64() == 1))
+    out = v->as_int64() == 1;
   if (out) return out;
   if (v->is_string() || v->is_int64() || v->is_uint64())
-    issues_.push_back({"bool_parsing", body_loc(name), "Input should be a valid boolean, unable to interpret input", *v, {}});
+    issues_.push_back(
+        {"bool_parsing", body_loc(name), "Input should be a valid boolean, unable to interpret input", *v, {}});
   else
     issues_.push_back({"bool_type", body_loc(name), "Input should be a valid boolean", *v, {}});
   return std::nullopt;

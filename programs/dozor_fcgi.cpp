@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   std::string config_path;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--config" && i + 1 < argc) config_path = argv[++i];
+    if (arg == "--config" && i + 1 < argc)
+      config_path = argv[++i];
     else if (arg == "--version") {
       std::cout << "dozor-fcgi " << DOZOR_VERSION << "\n";
       return 0;
@@ -34,9 +35,8 @@ int main(int argc, char** argv) {
       auto router = dozor::http::build_router();
       dozor::fcgi::WorkerLimits limits{cfg.server.threads, cfg.server.max_requests, cfg.server.max_body,
                                        cfg.server.shutdown_timeout};
-      return dozor::fcgi::run_worker(listen_fd, limits, [&](const dozor::http::Request& req) {
-        return dozor::http::dispatch(router, app, req);
-      });
+      return dozor::fcgi::run_worker(
+          listen_fd, limits, [&](const dozor::http::Request& req) { return dozor::http::dispatch(router, app, req); });
     };
     return dozor::fcgi::run_supervisor(load, worker);
   } catch (const std::exception& e) {

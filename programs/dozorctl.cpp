@@ -88,8 +88,10 @@ int main(int argc, char** argv) {
   std::string config_path;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--config" && i + 1 < argc) config_path = argv[++i];
-    else args.push_back(a);
+    if (a == "--config" && i + 1 < argc)
+      config_path = argv[++i];
+    else
+      args.push_back(a);
   }
   if (args.empty()) {
     std::cerr << kUsage;

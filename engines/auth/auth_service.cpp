@@ -55,8 +55,10 @@ LoginResult AuthService::login(const std::string& username, const std::string& p
 
   // Argon2 runs outside any DB call: it is the slow part and needs no connection.
   bool ok = false;
-  if (user) ok = verify_password(password, user->password_hash) && user->is_active;
-  else burn_verification(password);
+  if (user)
+    ok = verify_password(password, user->password_hash) && user->is_active;
+  else
+    burn_verification(password);
 
   if (ok) {
     db_.run([&](db::Connection& c) { db::login_throttle::clear(c, account); });

@@ -1,12 +1,12 @@
 #include "engines/auth/jwt.hpp"
 
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
-#include <boost/json/value.hpp>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <sodium.h>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
 
 namespace dozor::auth {
 namespace {
@@ -49,8 +49,8 @@ std::optional<std::string> base64url_decode(std::string_view text) {
 
 std::string sign_jwt(const Claims& c, std::string_view key) {
   static const std::string header = base64url_encode(R"({"alg":"HS256","typ":"JWT"})");
-  boost::json::object payload{{"sub", std::to_string(c.sub)}, {"name", c.name}, {"adm", c.adm},
-                              {"iat", c.iat},                 {"exp", c.exp},   {"ver", c.ver}};
+  boost::json::object payload{
+      {"sub", std::to_string(c.sub)}, {"name", c.name}, {"adm", c.adm}, {"iat", c.iat}, {"exp", c.exp}, {"ver", c.ver}};
   std::string signing_input = header + "." + base64url_encode(boost::json::serialize(payload));
   return signing_input + "." + base64url_encode(hmac_sha256(key, signing_input));
 }

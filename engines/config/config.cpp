@@ -1,11 +1,11 @@
 #include "engines/config/config.hpp"
 
+#include <toml++/toml.h>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <sstream>
 #include <thread>
-#include <toml++/toml.h>
 
 extern char** environ;
 
@@ -60,9 +60,12 @@ Setter string_setter(std::string& field) {
 
 Setter bool_setter(bool& field) {
   auto from_text = [&field](const std::string& s) {
-    if (s == "true" || s == "1" || s == "yes") field = true;
-    else if (s == "false" || s == "0" || s == "no") field = false;
-    else return false;
+    if (s == "true" || s == "1" || s == "yes")
+      field = true;
+    else if (s == "false" || s == "0" || s == "no")
+      field = false;
+    else
+      return false;
     return true;
   };
   return {[&field](const toml::node& n) {
@@ -155,8 +158,10 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
     for (auto&& [key, value] : *sect) {
       std::string full = std::string(section.str()) + "." + std::string(key.str());
       auto it = table.find(full);
-      if (it == table.end()) problems << "config: unknown key '" << full << "'\n";
-      else if (!it->second.from_toml(value)) problems << "config: invalid value for '" << full << "'\n";
+      if (it == table.end())
+        problems << "config: unknown key '" << full << "'\n";
+      else if (!it->second.from_toml(value))
+        problems << "config: invalid value for '" << full << "'\n";
     }
   }
   for (const auto& entry : env) {

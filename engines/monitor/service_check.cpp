@@ -20,7 +20,8 @@ std::pair<std::string, std::string> timestamps(std::chrono::system_clock::time_p
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
   char time[32];
-  std::snprintf(time, sizeof time, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+  std::snprintf(time, sizeof time, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(ms % 1000));
   return {std::string(date) + " " + time, std::string(date) + "T" + time + "Z"};
 }
 

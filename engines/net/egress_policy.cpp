@@ -62,15 +62,15 @@ AddressKind classify_v6(const IpAddress& a) {
   if (all_zero(a, 0, 10) && b[10] == 0xFF && b[11] == 0xFF) return classify_v4(v4_value(&b[12]));
   if (v6_prefix(a, {0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0}, 96)) return classify_v4(v4_value(&b[12]));
   if (v6_prefix(a, {0x20, 0x02}, 16)) return classify_v4(v4_value(&b[2]));  // 6to4
-  if (all_zero(a, 0, 12)) return AddressKind::Reserved;                      // IPv4-compatible (deprecated)
-  if (b[0] == 0xfd && b[1] == 0x00 && b[2] == 0x0e && b[3] == 0xc2 && all_zero(a, 4, 14) && b[14] == 0x02 && b[15] == 0x54)
+  if (all_zero(a, 0, 12)) return AddressKind::Reserved;                     // IPv4-compatible (deprecated)
+  if (b[0] == 0xfd && b[1] == 0x00 && b[2] == 0x0e && b[3] == 0xc2 && all_zero(a, 4, 14) && b[14] == 0x02 &&
+      b[15] == 0x54)
     return AddressKind::CloudMetadata;  // fd00:ec2::254
   if (v6_prefix(a, {0xfc}, 7)) return AddressKind::Private;
   if (v6_prefix(a, {0xfe, 0x80}, 10)) return AddressKind::LinkLocal;
   if (b[0] == 0xff) return AddressKind::Multicast;
   if (v6_prefix(a, {0x20, 0x01, 0x0d, 0xb8}, 32) || v6_prefix(a, {0x20, 0x01, 0, 0}, 32) ||
-      v6_prefix(a, {0x01, 0, 0, 0, 0, 0, 0, 0}, 64) || v6_prefix(a, {0xfe, 0xc0}, 10) ||
-      v6_prefix(a, {0x3f, 0xff}, 20))
+      v6_prefix(a, {0x01, 0, 0, 0, 0, 0, 0, 0}, 64) || v6_prefix(a, {0xfe, 0xc0}, 10) || v6_prefix(a, {0x3f, 0xff}, 20))
     return AddressKind::Reserved;  // documentation, Teredo, discard, site-local, documentation-2
   return AddressKind::Public;
 }
@@ -96,8 +96,9 @@ AddressKind classify(const IpAddress& a) { return a.v6 ? classify_v6(a) : classi
 
 std::optional<std::string> EgressPolicy::refusal(const IpAddress& a) const {
   AddressKind k = classify(a);
-  bool allowed = k == AddressKind::Public ||
-                 (allow_private_ && (k == AddressKind::Loopback || k == AddressKind::Private || k == AddressKind::CarrierNat));
+  bool allowed =
+      k == AddressKind::Public ||
+      (allow_private_ && (k == AddressKind::Loopback || k == AddressKind::Private || k == AddressKind::CarrierNat));
   if (allowed) return std::nullopt;
   return "egress policy refuses " + a.to_string() + " (" + to_string(k) + " address)";
 }

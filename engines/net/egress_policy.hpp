@@ -12,13 +12,13 @@ namespace dozor::net {
 enum class AddressKind {
   Public,
   Loopback,
-  Private,       // RFC 1918, IPv6 ULA
-  CarrierNat,    // 100.64.0.0/10
-  LinkLocal,     // 169.254.0.0/16, fe80::/10
-  CloudMetadata, // 169.254.169.254 and friends: never reachable
+  Private,        // RFC 1918, IPv6 ULA
+  CarrierNat,     // 100.64.0.0/10
+  LinkLocal,      // 169.254.0.0/16, fe80::/10
+  CloudMetadata,  // 169.254.169.254 and friends: never reachable
   Multicast,
-  Unspecified,   // 0.0.0.0/8, ::
-  Reserved,      // documentation, benchmarking, 240/4, broadcast, Teredo, discard …
+  Unspecified,  // 0.0.0.0/8, ::
+  Reserved,     // documentation, benchmarking, 240/4, broadcast, Teredo, discard …
 };
 
 const char* to_string(AddressKind k);

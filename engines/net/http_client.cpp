@@ -1,11 +1,11 @@
 #include "engines/net/http_client.hpp"
 
-#include <boost/url/parse.hpp>
-#include <boost/url/url.hpp>
-#include <cctype>
 #include <curl/curl.h>
 #include <netdb.h>
 #include <sys/socket.h>
+#include <boost/url/parse.hpp>
+#include <boost/url/url.hpp>
+#include <cctype>
 
 namespace dozor::net {
 namespace {
@@ -86,7 +86,9 @@ std::vector<IpAddress> resolve(const std::string& host, std::string& error) {
   return out;
 }
 
-bool is_redirect(int status) { return status == 301 || status == 302 || status == 303 || status == 307 || status == 308; }
+bool is_redirect(int status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
 
 }  // namespace
 
@@ -182,7 +184,8 @@ FetchResult fetch(const std::string& start_url, const EgressPolicy& policy, cons
       out.responded = false;
       out.status = 0;
       out.error = curl_easy_strerror(rc);
-      if (rc == CURLE_OPERATION_TIMEDOUT) out.error = "timed out after " + std::to_string(options.timeout.count()) + " ms";
+      if (rc == CURLE_OPERATION_TIMEDOUT)
+        out.error = "timed out after " + std::to_string(options.timeout.count()) + " ms";
       return finish();
     }
     out.responded = true;

@@ -26,11 +26,11 @@ struct FetchResult {
   bool responded = false;  // an HTTP answer arrived (any status)
   int status = 0;
   std::string final_url;
-  std::vector<std::string> redirects;  // URLs followed, in order
+  std::vector<std::string> redirects;               // URLs followed, in order
   std::multimap<std::string, std::string> headers;  // of the final answer, lower-case names
   std::string body;
   std::int64_t elapsed_ms = 0;
-  std::string error;          // why there is no answer (or why redirects stopped)
+  std::string error;  // why there is no answer (or why redirects stopped)
   bool refused_by_policy = false;
 };
 

@@ -1,9 +1,9 @@
 #include "engines/net/ip_address.hpp"
 
 #include <arpa/inet.h>
-#include <cstring>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <cstring>
 
 namespace dozor::net {
 

@@ -10,7 +10,8 @@ namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -38,7 +39,8 @@ std::optional<UrlProblem> check_http_url(std::string_view url) {
 
 TargetUrl parse_target_url(std::string_view raw_tail) {
   if (raw_tail.empty()) return {std::nullopt, parsing("input is empty")};
-  if (raw_tail.size() > 3 * kMaxUrlLength) return {std::nullopt, UrlProblem{"url_too_long", "URL should have at most 2083 characters"}};
+  if (raw_tail.size() > 3 * kMaxUrlLength)
+    return {std::nullopt, UrlProblem{"url_too_long", "URL should have at most 2083 characters"}};
   std::string text(raw_tail);
   // One layer of percent-encoding is the documented form; decode it when the text is valid
   // pct-encoding, so "https%3A%2F%2Fx" and "https://x" mean the same.
@@ -68,8 +70,10 @@ TargetUrl parse_target_url(std::string_view raw_tail) {
   u.normalize_scheme();
   u.normalize_authority();
   std::string out(u.buffer());
-  if (u.encoded_path().empty()) out.insert(out.size() - u.encoded_query().size() - (u.has_query() ? 1 : 0) -
-                                               u.encoded_fragment().size() - (u.has_fragment() ? 1 : 0), "/");
+  if (u.encoded_path().empty())
+    out.insert(out.size() - u.encoded_query().size() - (u.has_query() ? 1 : 0) - u.encoded_fragment().size() -
+                   (u.has_fragment() ? 1 : 0),
+               "/");
   return {out, std::nullopt};
 }
 

@@ -53,7 +53,8 @@ BOOST_AUTO_TEST_CASE(internal_errors_do_not_leak_their_text) {
 BOOST_AUTO_TEST_CASE(validation_failure_lists_every_issue_in_fastapi_shape) {
   std::vector<http::FieldIssue> issues;
   issues.push_back({"missing", {"body", "name"}, "Field required", boost::json::value(nullptr), {}});
-  issues.push_back({"url_scheme", {"body", "url"}, "URL scheme should be 'http' or 'https'", boost::json::value("ftp://x"), {}});
+  issues.push_back(
+      {"url_scheme", {"body", "url"}, "URL scheme should be 'http' or 'https'", boost::json::value("ftp://x"), {}});
   auto r = map(http::ValidationFailed(issues));
   BOOST_TEST(r.status == 422);
   auto detail = boost::json::parse(r.body).at("detail").as_array();

@@ -98,7 +98,9 @@ BOOST_AUTO_TEST_CASE(url_rules) {
 BOOST_AUTO_TEST_CASE(string_length_counts_characters_not_bytes) {
   // Eight Cyrillic letters are 16 bytes but 8 characters.
   BOOST_TEST(issues_of(R"({"p":"пароль12"})", [](Fields& f) { f.string("p", true, {8, 256}); }).empty());
-  BOOST_TEST(issues_of(R"({"p":"short"})", [](Fields& f) { f.string("p", true, {8, 256}); }) == Types{"string_too_short"});
+  BOOST_TEST(issues_of(R"({"p":"short"})", [](Fields& f) {
+               f.string("p", true, {8, 256});
+             }) == Types{"string_too_short"});
 }
 
 BOOST_AUTO_TEST_CASE(email_rules) {

@@ -26,10 +26,11 @@ BOOST_AUTO_TEST_CASE(public_addresses_pass) {
 
 BOOST_AUTO_TEST_CASE(every_blocked_ipv4_range_is_refused) {
   EgressPolicy strict(false);
-  for (auto a : {"0.0.0.0", "0.1.2.3", "127.0.0.1", "127.255.255.254", "10.0.0.1", "10.255.255.255", "172.16.0.1",
-                 "172.31.255.255", "192.168.1.1", "100.64.0.1", "100.127.255.255", "169.254.1.1", "169.254.169.254",
-                 "224.0.0.1", "239.255.255.255", "240.0.0.1", "255.255.255.255", "192.0.2.1", "198.51.100.7",
-                 "203.0.113.9", "198.18.0.1", "192.0.0.8"})
+  for (auto a :
+       {"0.0.0.0",         "0.1.2.3",        "127.0.0.1",       "127.255.255.254", "10.0.0.1",        "10.255.255.255",
+        "172.16.0.1",      "172.31.255.255", "192.168.1.1",     "100.64.0.1",      "100.127.255.255", "169.254.1.1",
+        "169.254.169.254", "224.0.0.1",      "239.255.255.255", "240.0.0.1",       "255.255.255.255", "192.0.2.1",
+        "198.51.100.7",    "203.0.113.9",    "198.18.0.1",      "192.0.0.8"})
     BOOST_TEST(refused(strict, a), a);
   // Neighbours of the ranges stay public.
   for (auto a : {"172.15.255.255", "172.32.0.0", "100.63.255.255", "100.128.0.0", "11.0.0.0", "192.169.0.0"})
@@ -48,15 +49,16 @@ BOOST_AUTO_TEST_CASE(ipv6_wrappers_are_judged_by_the_ipv4_inside) {
   BOOST_TEST(refused(strict, "::ffff:127.0.0.1"));
   BOOST_TEST(refused(strict, "::ffff:10.1.2.3"));
   BOOST_TEST(refused(strict, "::ffff:169.254.169.254"));
-  BOOST_TEST(refused(strict, "64:ff9b::a00:1"));      // NAT64 of 10.0.0.1
-  BOOST_TEST(refused(strict, "2002:7f00:1::1"));      // 6to4 of 127.0.0.1
+  BOOST_TEST(refused(strict, "64:ff9b::a00:1"));  // NAT64 of 10.0.0.1
+  BOOST_TEST(refused(strict, "2002:7f00:1::1"));  // 6to4 of 127.0.0.1
   BOOST_TEST(!refused(strict, "::ffff:8.8.8.8"));
   BOOST_TEST(!refused(strict, "64:ff9b::808:808"));
 }
 
 BOOST_AUTO_TEST_CASE(allow_private_opens_loopback_and_private_only) {
   EgressPolicy dev(true);
-  for (auto a : {"127.0.0.1", "::1", "10.0.0.5", "192.168.0.2", "fd00::5", "100.64.1.1"}) BOOST_TEST(!refused(dev, a), a);
+  for (auto a : {"127.0.0.1", "::1", "10.0.0.5", "192.168.0.2", "fd00::5", "100.64.1.1"})
+    BOOST_TEST(!refused(dev, a), a);
   // Cloud metadata, link-local, multicast and reserved stay closed even in development.
   for (auto a : {"169.254.169.254", "169.254.170.2", "100.100.100.200", "fd00:ec2::254", "::ffff:169.254.169.254",
                  "169.254.0.1", "fe80::1", "224.0.0.251", "0.0.0.0", "255.255.255.255"})

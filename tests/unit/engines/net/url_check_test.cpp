@@ -38,7 +38,9 @@ BOOST_AUTO_TEST_CASE(unencoded_url_with_slashes) {
   BOOST_TEST(target("http://127.0.0.1:8080/") == "http://127.0.0.1:8080/");
 }
 
-BOOST_AUTO_TEST_CASE(merged_slashes_are_restored) { BOOST_TEST(target("https:/example.com/a") == "https://example.com/a"); }
+BOOST_AUTO_TEST_CASE(merged_slashes_are_restored) {
+  BOOST_TEST(target("https:/example.com/a") == "https://example.com/a");
+}
 
 BOOST_AUTO_TEST_CASE(only_http_and_https) {
   BOOST_TEST(problem("ftp%3A%2F%2Fexample.com") == "url_scheme");
