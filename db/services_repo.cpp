@@ -25,6 +25,12 @@ Service read(sql::ResultSet& rs) {
   return s;
 }
 
+void bump_revision(Connection& c, std::int64_t user_id) {
+  auto& st = c.prepare("UPDATE users SET services_rev = services_rev + 1 WHERE id = ?");
+  st.setInt64(1, user_id);
+  st.executeUpdate();
+}
+
 }  // namespace
 
 std::vector<Service> list_by_user(Connection& c, std::int64_t user_id) {
@@ -46,21 +52,31 @@ std::optional<Service> find_owned(Connection& c, std::int64_t user_id, std::int6
 }
 
 std::int64_t insert(Connection& c, const Service& s) {
-  auto& st = c.prepare("INSERT INTO services (user_id, name, url, check_interval, is_active) VALUES (?, ?, ?, ?, ?)");
-  st.setInt64(1, s.user_id);
-  st.setString(2, s.name);
-  st.setString(3, s.url);
-  st.setInt64(4, s.check_interval);
-  st.setBoolean(5, s.is_active);
-  st.executeUpdate();
-  return c.last_insert_id();
+  std::int64_t id = 0;
+  c.transaction([&] {
+    auto& st = c.prepare("INSERT INTO services (user_id, name, url, check_interval, is_active) VALUES (?, ?, ?, ?, ?)");
+    st.setInt64(1, s.user_id);
+    st.setString(2, s.name);
+    st.setString(3, s.url);
+    st.setInt64(4, s.check_interval);
+    st.setBoolean(5, s.is_active);
+    st.executeUpdate();
+    id = c.last_insert_id();
+    bump_revision(c, s.user_id);
+  });
+  return id;
 }
 
 bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
-  auto& st = c.prepare("DELETE FROM services WHERE user_id = ? AND id = ?");
-  st.setInt64(1, user_id);
-  st.setInt64(2, id);
-  return st.executeUpdate() > 0;
+  bool removed = false;
+  c.transaction([&] {
+    auto& st = c.prepare("DELETE FROM services WHERE user_id = ? AND id = ?");
+    st.setInt64(1, user_id);
+    st.setInt64(2, id);
+    removed = st.executeUpdate() > 0;
+    if (removed) bump_revision(c, user_id);
+  });
+  return removed;
 }
 
 void record_check(Connection& c, const CheckRecord& r) {
@@ -94,6 +110,10 @@ void record_check(Connection& c, const CheckRecord& r) {
     upd.setString(3, r.checked_at);
     upd.setInt64(4, r.service_id);
     upd.executeUpdate();
+    auto& rev = c.prepare(
+        "UPDATE users SET services_rev = services_rev + 1 WHERE id = (SELECT user_id FROM services WHERE id = ?)");
+    rev.setInt64(1, r.service_id);
+    rev.executeUpdate();
   });
 }
 

@@ -31,6 +31,7 @@ struct CheckRecord {
 
 std::vector<Service> list_by_user(Connection& c, std::int64_t user_id);
 std::optional<Service> find_owned(Connection& c, std::int64_t user_id, std::int64_t id);
+// Every write below also bumps the owner's users.services_rev, in the same transaction.
 std::int64_t insert(Connection& c, const Service& s);
 bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id);
 // Stores one check and the service's latest state, in one transaction.

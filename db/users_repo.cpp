@@ -8,7 +8,7 @@ namespace {
 
 constexpr const char* kColumns =
     "SELECT id, username, email, password_hash, is_active, is_admin, token_version,"
-    " DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%sZ') AS created_at FROM users ";
+    " DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%sZ') AS created_at, services_rev FROM users ";
 
 User read(sql::ResultSet& rs) {
   User u;
@@ -21,6 +21,7 @@ User read(sql::ResultSet& rs) {
   u.is_admin = get_bool(rs, 6);
   u.token_version = get_int(rs, 7);
   u.created_at = get_string(rs, 8);
+  u.services_rev = get_int(rs, 9);
   return u;
 }
 

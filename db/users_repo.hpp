@@ -16,7 +16,8 @@ struct User {
   bool is_active = true;
   bool is_admin = false;
   std::int64_t token_version = 1;
-  std::string created_at;  // ISO 8601 UTC
+  std::int64_t services_rev = 0;  // bumped on every change of the user's services
+  std::string created_at;         // ISO 8601 UTC
 };
 
 struct Changes {

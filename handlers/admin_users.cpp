@@ -14,7 +14,7 @@ std::int64_t user_id(Context& ctx) { return path_int(ctx.path.at("user_id"), "us
 
 }  // namespace
 
-Response admin_list_users(Context& ctx) { return Response::json(encode_all(users::list(ctx.app.db))); }
+Response admin_list_users(Context& ctx) { return json_list(users::list(ctx.app.db)); }
 
 Response admin_create_user(Context& ctx) {
   auto body = parse_json_body(ctx.request.body);
@@ -58,17 +58,11 @@ Response admin_delete_user(Context& ctx) {
   return Response::json({{"id", id}, {"deleted", true}});
 }
 
-Response admin_user_services(Context& ctx) {
-  return Response::json(encode_all(users::services_of(ctx.app.db, user_id(ctx))));
-}
+Response admin_user_services(Context& ctx) { return json_list(users::services_of(ctx.app.db, user_id(ctx))); }
 
-Response admin_user_groups(Context& ctx) {
-  return Response::json(encode_all(users::groups_of(ctx.app.db, user_id(ctx))));
-}
+Response admin_user_groups(Context& ctx) { return json_list(users::groups_of(ctx.app.db, user_id(ctx))); }
 
-Response admin_user_channels(Context& ctx) {
-  return Response::json(encode_all(users::channels_of(ctx.app.db, user_id(ctx))));
-}
+Response admin_user_channels(Context& ctx) { return json_list(users::channels_of(ctx.app.db, user_id(ctx))); }
 
 Response admin_me(Context& ctx) { return Response::json(encode(ctx.caller())); }
 

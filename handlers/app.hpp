@@ -6,6 +6,7 @@
 #include "engines/auth/auth_service.hpp"
 #include "engines/config/config.hpp"
 #include "engines/net/egress_policy.hpp"
+#include "handlers/response_cache.hpp"
 
 namespace dozor {
 
@@ -14,6 +15,7 @@ struct App {
   db::Database db;
   auth::AuthService auth;
   net::EgressPolicy egress;
+  handlers::ResponseCache responses;
 
   explicit App(config::Config c);
 };

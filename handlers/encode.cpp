@@ -26,45 +26,50 @@ boost::json::value masked_params(const std::string& json) {
 
 }  // namespace
 
-boost::json::value encode(const db::users::User& u) {
-  return {{"id", u.id},
-          {"username", u.username},
-          {"email", u.email},
-          {"is_active", u.is_active},
-          {"is_admin", u.is_admin},
-          {"created_at", u.created_at}};
+boost::json::value encode(const db::users::User& u, boost::json::storage_ptr sp) {
+  return boost::json::value({{"id", u.id},
+                             {"username", u.username},
+                             {"email", u.email},
+                             {"is_active", u.is_active},
+                             {"is_admin", u.is_admin},
+                             {"created_at", u.created_at}},
+                            sp);
 }
 
-boost::json::value encode(const db::services::Service& s) {
-  return {{"id", s.id},
-          {"name", s.name},
-          {"url", s.url},
-          {"check_interval", s.check_interval},
-          {"is_active", s.is_active},
-          {"last_status", or_null(s.last_status)},
-          {"last_response_time", or_null(s.last_response_time)},
-          {"last_checked_at", or_null(s.last_checked_at)}};
+boost::json::value encode(const db::services::Service& s, boost::json::storage_ptr sp) {
+  return boost::json::value({{"id", s.id},
+                             {"name", s.name},
+                             {"url", s.url},
+                             {"check_interval", s.check_interval},
+                             {"is_active", s.is_active},
+                             {"last_status", or_null(s.last_status)},
+                             {"last_response_time", or_null(s.last_response_time)},
+                             {"last_checked_at", or_null(s.last_checked_at)}},
+                            sp);
 }
 
-boost::json::value encode(const db::groups::Group& g) {
-  return {{"id", g.id},
-          {"name", g.name},
-          {"description", or_null(g.description)},
-          {"color", g.color},
-          {"services_count", g.services_count}};
+boost::json::value encode(const db::groups::Group& g, boost::json::storage_ptr sp) {
+  return boost::json::value({{"id", g.id},
+                             {"name", g.name},
+                             {"description", or_null(g.description)},
+                             {"color", g.color},
+                             {"services_count", g.services_count}},
+                            sp);
 }
 
-boost::json::value encode(const db::channels::Channel& c) {
-  return {{"id", c.id}, {"type", c.type}, {"enabled", c.enabled}, {"params", masked_params(c.params_json)}};
+boost::json::value encode(const db::channels::Channel& c, boost::json::storage_ptr sp) {
+  return boost::json::value(
+      {{"id", c.id}, {"type", c.type}, {"enabled", c.enabled}, {"params", masked_params(c.params_json)}}, sp);
 }
 
-boost::json::value encode(const monitor::CheckResult& r) {
-  return {{"service_id", r.service_id},
-          {"checked_at", r.checked_at},
-          {"is_available", r.is_available},
-          {"status_code", or_null(r.status_code)},
-          {"response_time_ms", or_null(r.response_time_ms)},
-          {"error", or_null(r.error)}};
+boost::json::value encode(const monitor::CheckResult& r, boost::json::storage_ptr sp) {
+  return boost::json::value({{"service_id", r.service_id},
+                             {"checked_at", r.checked_at},
+                             {"is_available", r.is_available},
+                             {"status_code", or_null(r.status_code)},
+                             {"response_time_ms", or_null(r.response_time_ms)},
+                             {"error", or_null(r.error)}},
+                            sp);
 }
 
 }  // namespace dozor::handlers

@@ -6,8 +6,12 @@
 
 namespace dozor::handlers {
 
+// Served from the worker's cache while the caller's services_rev (read with the token check)
+// is unchanged: a dashboard's polling costs one primary-key lookup, not the whole list.
 Response services_list(Context& ctx) {
-  return Response::json(encode_all(monitor::list_services(ctx.app.db, ctx.caller().id)));
+  const auto& user = ctx.caller();
+  return ctx.app.responses.get_or_make("services:" + std::to_string(user.id), user.services_rev,
+                                       [&] { return json_list(monitor::list_services(ctx.app.db, user.id)); });
 }
 
 Response services_create(Context& ctx) {

@@ -94,9 +94,9 @@ socket = "$FCGI_SOCK"
 # 0666: nginx workers run as another user when the stack is started by root.
 socket_mode = "0666"
 workers = 2
-# More threads than nginx can pin with kept connections (2 nginx workers x keepalive 16),
+# More threads than nginx can pin with kept connections (2 nginx workers x keepalive 32),
 # so transient connections always find a free thread (docs/decisions.md).
-threads = 32
+threads = 48
 
 [database]
 socket = "$MYSQL_SOCK"
