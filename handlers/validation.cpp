@@ -14,6 +14,13 @@ using boost::json::value;
 
 array body_loc(const char* name) { return array{"body", name}; }
 
+// An issue whose ctx carries the bound that was broken (pydantic's "ctx": {"ge": 1}).
+http::FieldIssue bounded(const char* type, array loc, std::string msg, value input, const char* key, value bound) {
+  http::FieldIssue issue{type, std::move(loc), std::move(msg), std::move(input), {}};
+  issue.ctx[key] = std::move(bound);
+  return issue;
+}
+
 std::string plural(std::size_t n, const char* unit) { return std::to_string(n) + " " + unit + (n == 1 ? "" : "s"); }
 
 }  // namespace
@@ -28,10 +35,8 @@ value parse_json_body(std::string_view body) {
   std::size_t used = p.write_some(body.data(), body.size(), ec);
   if (!ec) p.finish(ec);
   if (ec) {
-    http::FieldIssue issue{
-        "json_invalid", array{"body", static_cast<std::int64_t>(used)}, "JSON decode error", boost::json::object{}, {}};
-    issue.ctx["error"] = ec.message();
-    throw http::ValidationFailed({std::move(issue)});
+    throw http::ValidationFailed({bounded("json_invalid", array{"body", static_cast<std::int64_t>(used)},
+                                          "JSON decode error", boost::json::object{}, "error", value(ec.message()))});
   }
   return p.release();
 }
@@ -97,15 +102,10 @@ std::int64_t path_int(const std::string& raw, const char* name, std::optional<st
                                    "Input should be a valid integer, unable to parse string as an integer",
                                    value(raw),
                                    {}}});
-  if (ge && *v < *ge) {
-    http::FieldIssue issue{"greater_than_equal",
-                           array{"path", name},
-                           "Input should be greater than or equal to " + std::to_string(*ge),
-                           value(*v),
-                           {}};
-    issue.ctx["ge"] = *ge;
-    throw http::ValidationFailed({std::move(issue)});
-  }
+  if (ge && *v < *ge)
+    throw http::ValidationFailed(
+        {bounded("greater_than_equal", array{"path", name},
+                 "Input should be greater than or equal to " + std::to_string(*ge), value(*v), "ge", *ge)});
   return *v;
 }
 
@@ -139,23 +139,15 @@ std::optional<std::string> Fields::string(const char* name, bool required, Strin
   std::size_t chars = 0;
   for (char c : s) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
   if (chars < rule.min_length) {
-    http::FieldIssue issue{"string_too_short",
-                           body_loc(name),
-                           "String should have at least " + plural(rule.min_length, "character"),
-                           *v,
-                           {}};
-    issue.ctx["min_length"] = rule.min_length;
-    issues_.push_back(std::move(issue));
+    issues_.push_back(bounded("string_too_short", body_loc(name),
+                              "String should have at least " + plural(rule.min_length, "character"), *v, "min_length",
+                              rule.min_length));
     return std::nullopt;
   }
   if (rule.max_length && chars > rule.max_length) {
-    http::FieldIssue issue{"string_too_long",
-                           body_loc(name),
-                           "String should have at most " + plural(rule.max_length, "character"),
-                           *v,
-                           {}};
-    issue.ctx["max_length"] = rule.max_length;
-    issues_.push_back(std::move(issue));
+    issues_.push_back(bounded("string_too_long", body_loc(name),
+                              "String should have at most " + plural(rule.max_length, "character"), *v, "max_length",
+                              rule.max_length));
     return std::nullopt;
   }
   return s;
@@ -197,13 +189,8 @@ std::optional<std::int64_t> Fields::integer(const char* name, bool required, std
     return std::nullopt;
   }
   if (ge && *out < *ge) {
-    http::FieldIssue issue{"greater_than_equal",
-                           body_loc(name),
-                           "Input should be greater than or equal to " + std::to_string(*ge),
-                           *v,
-                           {}};
-    issue.ctx["ge"] = *ge;
-    issues_.push_back(std::move(issue));
+    issues_.push_back(bounded("greater_than_equal", body_loc(name),
+                              "Input should be greater than or equal to " + std::to_string(*ge), *v, "ge", *ge));
     return std::nullopt;
   }
   return out;
@@ -244,36 +231,29 @@ std::optional<std::string> Fields::email(const char* name, bool required) {
   auto s = string(name, required);
   if (!s) return std::nullopt;
   if (!is_valid_email(*s)) {
-    http::FieldIssue issue{"value_error", body_loc(name), "value is not a valid email address", value(*s), {}};
-    issue.ctx["reason"] = "The address must look like name@example.com";
-    issues_.push_back(std::move(issue));
+    issues_.push_back(bounded("value_error", body_loc(name), "value is not a valid email address", value(*s), "reason",
+                              "The address must look like name@example.com"));
     return std::nullopt;
   }
   return s;
 }
 
+bool Fields::absent_or_null(const char* name) const {
+  if (!object_) return false;  // the body itself is wrong: reported once, by the constructor
+  auto* v = object_->if_contains(name);
+  return !v || v->is_null();
+}
+
 std::optional<std::string> Fields::nullable_string(const char* name, StringRule rule) {
-  if (object_) {
-    auto* v = object_->if_contains(name);
-    if (!v || v->is_null()) return std::nullopt;
-  }
-  return string(name, false, rule);
+  return absent_or_null(name) ? std::nullopt : string(name, false, rule);
 }
 
 std::optional<bool> Fields::nullable_boolean(const char* name) {
-  if (object_) {
-    auto* v = object_->if_contains(name);
-    if (!v || v->is_null()) return std::nullopt;
-  }
-  return boolean(name, false);
+  return absent_or_null(name) ? std::nullopt : boolean(name, false);
 }
 
 std::optional<std::string> Fields::nullable_email(const char* name) {
-  if (object_) {
-    auto* v = object_->if_contains(name);
-    if (!v || v->is_null()) return std::nullopt;
-  }
-  return email(name, false);
+  return absent_or_null(name) ? std::nullopt : email(name, false);
 }
 
 void Fields::finish() {

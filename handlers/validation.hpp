@@ -44,6 +44,7 @@ class Fields {
 
  private:
   const boost::json::value* get(const char* name, bool required);
+  bool absent_or_null(const char* name) const;
   const boost::json::value& body_;
   const boost::json::object* object_ = nullptr;
   std::vector<http::FieldIssue> issues_;
