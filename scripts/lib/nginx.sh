@@ -42,12 +42,12 @@ nginx_stop() {
 
 # Ready means the whole path answers: nginx -> dozor-fcgi -> MariaDB (/health is 200
 # only with a working database).
-health_ok() { [ "$(curl -ks -o /dev/null -w '%{http_code}' "$1")" = 200 ]; }
+health_ok() { [ "$(curl -ks --max-time 5 -o /dev/null -w '%{http_code}' "$1")" = 200 ]; }
 
 wait_ready() {
   local url=https://127.0.0.1:$HTTPS_PORT/health
   if ! wait_until 60 health_ok "$url"; then
-    warn "$url answers: $(curl -ks -w ' (HTTP %{http_code})' "$url" || echo 'nothing')"
+    warn "$url answers: $(curl -ks --max-time 5 -w ' (HTTP %{http_code})' "$url" || echo 'nothing')"
     tail -n 20 "$LOG/nginx-error.log" >&2 || true
     die_log "$LOG/dozor-fcgi.log" "the stack is not ready after 60 s"
   fi
