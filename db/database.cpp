@@ -19,9 +19,6 @@ bool is_connection_lost(int code) {
          code == 4031 /* disconnected: inactivity */;
 }
 
-// Before any statement runs a lost connection cannot have half-applied a write.
-bool is_gone_before_send(int code) { return code == 2006 || code == 2002 || code == 2003; }
-
 sql::mysql::MySQL_Driver* driver() {
   static sql::mysql::MySQL_Driver* d = sql::mysql::get_mysql_driver_instance();
   return d;
@@ -52,6 +49,20 @@ std::string get_string(sql::ResultSet& rs, unsigned column) { return std::string
 std::int64_t get_int(sql::ResultSet& rs, unsigned column) { return rs.getInt64(column); }
 bool get_bool(sql::ResultSet& rs, unsigned column) { return rs.getInt(column) != 0; }
 
+std::size_t utf8_length(const std::string& s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+std::string utf8_prefix(const std::string& s, std::size_t max_chars) {
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && chars++ == max_chars) return s.substr(0, i);
+  }
+  return s;
+}
+
 Connection::Connection(std::unique_ptr<sql::Connection> raw) : raw_(std::move(raw)) {}
 Connection::~Connection() {
   statements_.clear();  // statements must close before their connection
@@ -77,22 +88,43 @@ std::int64_t Connection::last_insert_id() {
 }
 
 void Connection::transaction(const std::function<void()>& fn) {
-  raw_->setAutoCommit(false);
-  try {
+  if (depth_ > 0) {  // inside another transaction: its commit or rollback covers this work
     fn();
-    raw_->commit();
-  } catch (...) {
-    try {
-      raw_->rollback();
-    } catch (...) {
-    }
-    try {
-      raw_->setAutoCommit(true);
-    } catch (...) {
-    }
-    throw;
+    return;
   }
-  raw_->setAutoCommit(true);
+  // A deadlock or lock wait timeout rolls the whole transaction back, so running it again is
+  // safe; writers also take the owner's user row first (db/services_repo.cpp) to avoid them.
+  for (int attempt = 1;; ++attempt) {
+    raw_->setAutoCommit(false);
+    ++depth_;
+    try {
+      fn();
+      raw_->commit();
+      --depth_;
+      raw_->setAutoCommit(true);
+      return;
+    } catch (const sql::SQLException& e) {
+      --depth_;
+      abandon();
+      bool lock_conflict = e.getErrorCode() == 1213 || e.getErrorCode() == 1205;
+      if (!lock_conflict || attempt >= 3) throw;
+    } catch (...) {
+      --depth_;
+      abandon();
+      throw;
+    }
+  }
+}
+
+void Connection::abandon() noexcept {
+  try {
+    raw_->rollback();
+  } catch (...) {
+  }
+  try {
+    raw_->setAutoCommit(true);
+  } catch (...) {
+  }
 }
 
 Database::Database(ConnectionParams params) : params_(std::move(params)) {}
@@ -141,6 +173,9 @@ void Database::note_success() { last_success_ms_.store(steady_ms(), std::memory_
 void Database::run(const std::function<void(Connection&)>& fn, bool idempotent) {
   for (int attempt = 0;; ++attempt) {
     try {
+      // Work that must not run twice gets no retry, so it first makes sure the connection is
+      // alive (one ping) rather than learn it mid-way, after a server restart.
+      if (t_connection && !idempotent && !t_connection->raw().isValid()) t_connection.reset();
       if (!t_connection) t_connection = connect();
       fn(*t_connection);
       note_success();
@@ -152,8 +187,7 @@ void Database::run(const std::function<void(Connection&)>& fn, bool idempotent) 
       if (!is_connection_lost(e.getErrorCode())) rethrow_sql(e);
       t_connection.reset();
       last_success_ms_.store(0);
-      bool may_retry = idempotent || is_gone_before_send(e.getErrorCode());
-      if (attempt > 0 || !may_retry) throw DbUnavailable(e.what());
+      if (attempt > 0 || !idempotent) throw DbUnavailable(e.what());
     }
   }
 }

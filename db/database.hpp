@@ -38,6 +38,11 @@ std::string get_string(sql::ResultSet& rs, unsigned column);
 std::int64_t get_int(sql::ResultSet& rs, unsigned column);
 bool get_bool(sql::ResultSet& rs, unsigned column);
 
+// At most `max_chars` UTF-8 characters of `s`, never cut inside a character (a VARCHAR(n)
+// counts characters, and a split sequence is an invalid string to MariaDB).
+std::string utf8_prefix(const std::string& s, std::size_t max_chars);
+std::size_t utf8_length(const std::string& s);
+
 class Connection {
  public:
   explicit Connection(std::unique_ptr<sql::Connection> raw);
@@ -48,13 +53,17 @@ class Connection {
   // Returns this connection's cached statement for `sql_text`, parameters cleared.
   sql::PreparedStatement& prepare(const std::string& sql_text);
   std::int64_t last_insert_id();
-  // Runs fn inside a transaction: commit on return, rollback on exception.
+  // Runs fn inside a transaction: commit on return, rollback on exception; retried (up to 3
+  // times) after a deadlock; nested calls join the outer transaction.
   void transaction(const std::function<void()>& fn);
   sql::Connection& raw() { return *raw_; }
 
  private:
+  void abandon() noexcept;  // rollback and back to autocommit, ignoring a dead connection
+
   std::unique_ptr<sql::Connection> raw_;
   std::map<std::string, std::unique_ptr<sql::PreparedStatement>> statements_;
+  int depth_ = 0;
 };
 
 class Database {
@@ -62,7 +71,8 @@ class Database {
   explicit Database(ConnectionParams params);
 
   // Runs fn on this thread's connection. On a lost connection (2006/2013) it reconnects and
-  // runs fn once more when `idempotent`; otherwise the failure surfaces as DbUnavailable.
+  // runs fn once more when `idempotent`; otherwise (writes) it pings first and never repeats fn,
+  // and a lost connection surfaces as DbUnavailable.
   // Other SQL errors become DbError/DuplicateKey.
   void run(const std::function<void(Connection&)>& fn, bool idempotent = true);
 

@@ -54,6 +54,7 @@ std::optional<Service> find_owned(Connection& c, std::int64_t user_id, std::int6
 std::int64_t insert(Connection& c, const Service& s) {
   std::int64_t id = 0;
   c.transaction([&] {
+    bump_revision(c, s.user_id);  // first: the user row is every writer's first lock
     auto& st = c.prepare("INSERT INTO services (user_id, name, url, check_interval, is_active) VALUES (?, ?, ?, ?, ?)");
     st.setInt64(1, s.user_id);
     st.setString(2, s.name);
@@ -62,7 +63,6 @@ std::int64_t insert(Connection& c, const Service& s) {
     st.setBoolean(5, s.is_active);
     st.executeUpdate();
     id = c.last_insert_id();
-    bump_revision(c, s.user_id);
   });
   return id;
 }
@@ -70,17 +70,18 @@ std::int64_t insert(Connection& c, const Service& s) {
 bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
   bool removed = false;
   c.transaction([&] {
+    bump_revision(c, user_id);  // first, as in every writer; harmless when nothing is removed
     auto& st = c.prepare("DELETE FROM services WHERE user_id = ? AND id = ?");
     st.setInt64(1, user_id);
     st.setInt64(2, id);
     removed = st.executeUpdate() > 0;
-    if (removed) bump_revision(c, user_id);
   });
   return removed;
 }
 
 void record_check(Connection& c, const CheckRecord& r) {
   c.transaction([&] {
+    bump_revision(c, r.user_id);  // first: the user row is every writer's first lock
     auto& ins = c.prepare(
         "INSERT INTO checks (service_id, checked_at, is_available, status_code, response_time_ms, error)"
         " VALUES (?, ?, ?, ?, ?, ?)");
@@ -96,7 +97,7 @@ void record_check(Connection& c, const CheckRecord& r) {
     else
       ins.setNull(5, sql::DataType::INTEGER);
     if (r.error)
-      ins.setString(6, r.error->substr(0, 1024));
+      ins.setString(6, utf8_prefix(*r.error, 1024));
     else
       ins.setNull(6, sql::DataType::VARCHAR);
     ins.executeUpdate();
@@ -110,10 +111,6 @@ void record_check(Connection& c, const CheckRecord& r) {
     upd.setString(3, r.checked_at);
     upd.setInt64(4, r.service_id);
     upd.executeUpdate();
-    auto& rev = c.prepare(
-        "UPDATE users SET services_rev = services_rev + 1 WHERE id = (SELECT user_id FROM services WHERE id = ?)");
-    rev.setInt64(1, r.service_id);
-    rev.executeUpdate();
   });
 }
 

@@ -22,7 +22,8 @@ struct Service {
 
 struct CheckRecord {
   std::int64_t service_id = 0;
-  std::string checked_at;  // "YYYY-MM-DD HH:MM:SS.mmm" UTC
+  std::int64_t user_id = 0;  // the owner
+  std::string checked_at;    // "YYYY-MM-DD HH:MM:SS.mmm" UTC
   bool is_available = false;
   std::optional<int> status_code;
   std::optional<std::int64_t> response_time_ms;

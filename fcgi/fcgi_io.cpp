@@ -45,7 +45,7 @@ ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& ou
     if (n <= 0) break;
     got += static_cast<std::size_t>(n);
   }
-  out.body.resize(got);
+  if (got < out.body.size()) return ReadStatus::BadRequest;  // the body ended before CONTENT_LENGTH
   return ReadStatus::Ok;
 }
 

@@ -119,6 +119,8 @@ int run_supervisor(const std::function<config::Config()>& load_config, const Wor
       if (!stopping) {
         stopping = true;
         sd_notify(0, "STOPPING=1");
+        // New connections fail at once instead of waiting in the backlog of a closing pool.
+        if (bound_here) unlink(cfg.server.socket.c_str());
         stop_deadline = Clock::now() + std::chrono::seconds(cfg.server.shutdown_timeout + 2);
         for (const auto& [pid, w] : workers) kill(pid, SIGTERM);
       }

@@ -2,13 +2,17 @@
 
 #include <fcgiapp.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
+#include <cstdint>
 #include <iostream>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -19,18 +23,76 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 std::atomic<long long> g_served{0};
-std::atomic<int> g_in_flight{0};
+// Readable once the worker stops (never read, so it stays readable): every thread polls it
+// beside its socket, so a stop wakes all of them at once.
+int g_stop_fd = -1;
 
-// Waits for a new connection on the shared (non-blocking) listening socket; -1 when stopping.
+// After a stop, a kept connection is closed only once it has been idle this long: nginx reuses
+// its most recent connections first, so one idle this long is not about to carry a request.
+// Closing a busy one would race nginx's next request, which nginx does not retry for a POST.
+constexpr int kIdleCloseMs = 1000;
+int g_drain_ms = 0;
+// Steady-clock milliseconds from which busy kept connections close too (after their answer).
+std::atomic<std::int64_t> g_drain_deadline_ms{INT64_MAX};
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::mutex g_done_mutex;
+std::condition_variable g_done_cv;
+int g_running = 0;
+
+void request_stop() {
+  if (g_stop.load()) return;
+  g_drain_deadline_ms.store(now_ms() + g_drain_ms);
+  g_stop.store(true);
+  std::uint64_t one = 1;
+  [[maybe_unused]] auto n = write(g_stop_fd, &one, sizeof one);
+}
+
+// Waits until `fd` is readable; false when the worker stops first.
+bool wait_readable(int fd) {
+  pollfd p[2] = {{fd, POLLIN, 0}, {g_stop_fd, POLLIN, 0}};
+  while (true) {
+    int rc = poll(p, 2, -1);
+    if (rc < 0 && errno == EINTR) continue;
+    if (p[0].revents != 0) return true;  // data, or the peer closed: either way FastCGI reads it
+    if (rc < 0 || p[1].revents != 0) return false;
+  }
+}
+
+// On a kept connection: true when nginx sends another request in time to be served.
+bool next_request_arrives(int fd) {
+  if (!g_stop.load() && wait_readable(fd)) return true;
+  if (now_ms() >= g_drain_deadline_ms.load()) return false;
+  pollfd p{fd, POLLIN, 0};
+  int rc;
+  do rc = poll(&p, 1, kIdleCloseMs);
+  while (rc < 0 && errno == EINTR);
+  return rc > 0;
+}
+
+// A new connection on the shared, non-blocking listening socket; -1 when stopping.
 int accept_connection(int listen_fd) {
-  while (!g_stop.load()) {
-    pollfd p{listen_fd, POLLIN, 0};
-    int rc = poll(&p, 1, 200);  // wake now and then to notice a stop
-    if (rc <= 0) continue;
+  while (wait_readable(listen_fd)) {
     int fd = accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd >= 0) return fd;  // another worker may have won the race: EAGAIN, poll again
+    if (fd >= 0) return fd;  // another worker may have won the race: EAGAIN, wait again
   }
   return -1;
+}
+
+http::Response answer(FCGX_Request& req, const WorkerLimits& limits, const RequestHandler& handle) {
+  http::Request in;
+  switch (read_request(req, limits.max_body, in)) {
+    case ReadStatus::Ok: return handle(in);
+    case ReadStatus::BadRequest: req.keepConnection = 0; return http::Response::error(400, "Bad request");
+    case ReadStatus::TooLarge:
+      req.keepConnection = 0;  // the unread body must not be taken for the next request
+      return http::Response::error(413, "Request body too large");
+  }
+  return http::Response::error(500, "Internal server error");
 }
 
 void serve(int listen_fd, const WorkerLimits& limits, const RequestHandler& handle) {
@@ -38,8 +100,12 @@ void serve(int listen_fd, const WorkerLimits& limits, const RequestHandler& hand
   // listen_sock -1: when a kept connection ends, FCGX_Accept_r returns instead of accepting
   // by itself, so the next accept comes back through accept_connection (which can stop).
   FCGX_InitRequest(&req, -1, 0);
-  while (!g_stop.load()) {
-    if (req.ipcFd < 0) {
+  while (true) {
+    if (req.ipcFd >= 0) {
+      // A kept connection: wait for nginx's next request, or for a stop while idle — the
+      // moment to close it, since no request is half-read then.
+      if (!next_request_arrives(req.ipcFd)) break;
+    } else {
       int fd = accept_connection(listen_fd);
       if (fd < 0) break;
       req.ipcFd = fd;
@@ -51,34 +117,25 @@ void serve(int listen_fd, const WorkerLimits& limits, const RequestHandler& hand
       req.ipcFd = -1;
       continue;
     }
-    g_in_flight.fetch_add(1);
-    http::Request in;
-    http::Response out;
-    switch (read_request(req, limits.max_body, in)) {
-      case ReadStatus::Ok: out = handle(in); break;
-      case ReadStatus::BadRequest:
-        out = http::Response::error(400, "Bad request");
-        req.keepConnection = 0;
-        break;
-      case ReadStatus::TooLarge:
-        out = http::Response::error(413, "Request body too large");
-        req.keepConnection = 0;  // the unread body must not be taken for the next request
-        break;
-    }
+    http::Response out = answer(req, limits, handle);
     write_response(req, out);
     long long served = g_served.fetch_add(1) + 1;
-    if (limits.max_requests > 0 && served >= limits.max_requests) g_stop.store(true);
-    if (g_stop.load()) req.keepConnection = 0;
+    if (limits.max_requests > 0 && served >= limits.max_requests) request_stop();
+    if (g_stop.load() && now_ms() >= g_drain_deadline_ms.load()) req.keepConnection = 0;
     FCGX_Finish_r(&req);
-    g_in_flight.fetch_sub(1);
   }
   if (req.ipcFd >= 0) close(req.ipcFd);
+  std::lock_guard lock(g_done_mutex);
+  --g_running;
+  g_done_cv.notify_all();
 }
 
 }  // namespace
 
 int run_worker(int listen_fd, const WorkerLimits& limits, const RequestHandler& handle) {
   FCGX_Init();
+  g_stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (g_stop_fd < 0) throw std::runtime_error("eventfd failed");
   // SIGTERM is taken synchronously by this thread; the serving threads never see it.
   sigset_t set;
   sigemptyset(&set);
@@ -87,25 +144,23 @@ int run_worker(int listen_fd, const WorkerLimits& limits, const RequestHandler& 
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
-  std::vector<std::thread> threads;
-  for (int i = 0; i < limits.threads; ++i) threads.emplace_back(serve, listen_fd, std::cref(limits), std::cref(handle));
+  g_running = limits.threads;
+  g_drain_ms = limits.shutdown_timeout * 500;
+  for (int i = 0; i < limits.threads; ++i) std::thread(serve, listen_fd, std::cref(limits), std::cref(handle)).detach();
 
   while (!g_stop.load()) {
     timespec tick{0, 200'000'000};
     int sig = sigtimedwait(&set, nullptr, &tick);
-    if (sig == SIGTERM || sig == SIGINT) g_stop.store(true);
+    if (sig == SIGTERM || sig == SIGINT) request_stop();
   }
-  // Graceful end: in-flight requests finish (bounded); threads idle on a kept connection are
-  // not waited for — nginx retries a request that meets a closed cached connection.
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limits.shutdown_timeout);
-  int quiet_rounds = 0;
-  while (std::chrono::steady_clock::now() < deadline && quiet_rounds < 3) {
-    quiet_rounds = g_in_flight.load() == 0 ? quiet_rounds + 1 : 0;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  if (g_in_flight.load() > 0) std::cerr << "worker " << getpid() << ": shutdown timeout with requests in flight\n";
+  // Graceful end: no new connections; requests in progress finish; kept connections close once
+  // idle, or after their next answer from the drain deadline (half the shutdown budget) on.
+  std::unique_lock lock(g_done_mutex);
+  bool all_done =
+      g_done_cv.wait_for(lock, std::chrono::seconds(limits.shutdown_timeout), [] { return g_running == 0; });
+  if (!all_done) std::cerr << "worker " << getpid() << ": shutdown timeout with " << g_running << " threads busy\n";
   std::cerr.flush();
-  _exit(0);  // threads blocked in reads are ended with the process
+  _exit(0);  // the process ends here: no thread outlives it with half-destroyed state
 }
 
 }  // namespace dozor::fcgi

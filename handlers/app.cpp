@@ -1,5 +1,7 @@
 #include "handlers/app.hpp"
 
+#include <algorithm>
+
 namespace dozor {
 namespace {
 
@@ -13,6 +15,7 @@ App::App(config::Config c)
     : cfg(std::move(c)),
       db(params_of(cfg.database)),
       auth(db, cfg.auth, auth::load_jwt_key(cfg.auth.jwt_secret_file)),
-      egress(cfg.scanner.allow_private_targets) {}
+      egress(cfg.scanner.allow_private_targets),
+      check_slots(std::max(1, cfg.server.threads / 4), 2) {}
 
 }  // namespace dozor

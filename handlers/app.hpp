@@ -5,6 +5,7 @@
 #include "db/database.hpp"
 #include "engines/auth/auth_service.hpp"
 #include "engines/config/config.hpp"
+#include "engines/monitor/check_slots.hpp"
 #include "engines/net/egress_policy.hpp"
 #include "handlers/response_cache.hpp"
 
@@ -16,6 +17,7 @@ struct App {
   auth::AuthService auth;
   net::EgressPolicy egress;
   handlers::ResponseCache responses;
+  monitor::CheckSlots check_slots;  // a quarter of the threads, two per user
 
   explicit App(config::Config c);
 };

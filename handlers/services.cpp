@@ -10,7 +10,8 @@ namespace dozor::handlers {
 // is unchanged: a dashboard's polling costs one primary-key lookup, not the whole list.
 Response services_list(Context& ctx) {
   const auto& user = ctx.caller();
-  return ctx.app.responses.get_or_make("services:" + std::to_string(user.id), user.services_rev,
+  // created_at tells apart two users with the same id across a database reset.
+  return ctx.app.responses.get_or_make("services:" + std::to_string(user.id) + ":" + user.created_at, user.services_rev,
                                        [&] { return json_list(monitor::list_services(ctx.app.db, user.id)); });
 }
 
@@ -19,7 +20,7 @@ Response services_create(Context& ctx) {
   Fields f(body);
   auto name = f.string("name", true, {1, 255});
   auto url = f.http_url("url", true);
-  auto interval = f.integer("check_interval", false, 10);
+  auto interval = f.integer("check_interval", false, 10, 7 * 86400);  // 10 s .. one week
   auto active = f.boolean("is_active", false);
   f.finish();
   db::services::Service s;
@@ -39,6 +40,7 @@ Response services_delete(Context& ctx) {
 
 Response services_check(Context& ctx) {
   auto id = path_int(ctx.path.at("service_id"), "service_id", 1);
+  auto slot = ctx.app.check_slots.acquire(ctx.caller().id);
   auto result = monitor::check_service(ctx.app.db, ctx.app.egress, ctx.app.cfg.monitor.timeout, ctx.caller().id, id);
   return Response::json(encode(result));
 }

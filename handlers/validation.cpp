@@ -153,7 +153,8 @@ std::optional<std::string> Fields::string(const char* name, bool required, Strin
   return s;
 }
 
-std::optional<std::int64_t> Fields::integer(const char* name, bool required, std::optional<std::int64_t> ge) {
+std::optional<std::int64_t> Fields::integer(const char* name, bool required, std::optional<std::int64_t> ge,
+                                            std::optional<std::int64_t> le) {
   auto* v = get(name, required);
   if (!v) return std::nullopt;
   std::optional<std::int64_t> out;
@@ -193,6 +194,11 @@ std::optional<std::int64_t> Fields::integer(const char* name, bool required, std
                               "Input should be greater than or equal to " + std::to_string(*ge), *v, "ge", *ge));
     return std::nullopt;
   }
+  if (le && *out > *le) {
+    issues_.push_back(bounded("less_than_equal", body_loc(name),
+                              "Input should be less than or equal to " + std::to_string(*le), *v, "le", *le));
+    return std::nullopt;
+  }
   return out;
 }
 
@@ -224,7 +230,7 @@ std::optional<std::string> Fields::http_url(const char* name, bool required) {
     issues_.push_back(std::move(issue));
     return std::nullopt;
   }
-  return s;
+  return net::normalize_http_url(*s);
 }
 
 std::optional<std::string> Fields::email(const char* name, bool required) {

@@ -29,7 +29,8 @@ class Fields {
   explicit Fields(const boost::json::value& body);
 
   std::optional<std::string> string(const char* name, bool required, StringRule rule = {});
-  std::optional<std::int64_t> integer(const char* name, bool required, std::optional<std::int64_t> ge = {});
+  std::optional<std::int64_t> integer(const char* name, bool required, std::optional<std::int64_t> ge = {},
+                                      std::optional<std::int64_t> le = {});
   std::optional<bool> boolean(const char* name, bool required);
   std::optional<std::string> http_url(const char* name, bool required);
   std::optional<std::string> email(const char* name, bool required);

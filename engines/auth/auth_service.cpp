@@ -41,17 +41,38 @@ std::string AuthService::issue_token(const db::users::User& u) {
   return sign_jwt({u.id, u.username, u.is_admin, now, now + cfg_.token_lifetime, u.token_version}, key_);
 }
 
+std::int64_t AuthService::lockout_seconds(std::int64_t attempts) const {
+  auto extra = std::clamp<std::int64_t>(attempts - cfg_.max_failures, 0, 20);
+  return std::min<std::int64_t>(kMaxLockoutSeconds, std::int64_t{cfg_.lockout_seconds} << extra);
+}
+
 LoginResult AuthService::login(const std::string& username, const std::string& password) {
-  std::string account = username.substr(0, 64);
+  constexpr const char* kRefused = "Incorrect username or password";
+  // No account has a longer name (VARCHAR(64) counts characters): same answer, no database work.
+  if (username.empty() || db::utf8_length(username) > 64) {
+    burn_verification(password);
+    throw BadCredentials(kRefused);
+  }
+  // The attempt is counted before the password is checked, in one transaction, so parallel
+  // guesses cannot outrun the limit. Past the limit an attempt first renews the block, so only
+  // one guess is checked per lockout period (a burst gets 429s); a success clears the count.
   std::int64_t wait = 0;
+  std::int64_t attempts = 0;
   std::optional<db::users::User> user;
-  db_.run([&](db::Connection& c) {
-    wait = db::login_throttle::seconds_blocked(c, account);
-    if (wait == 0) user = db::users::find_by_username(c, account);
-  });
-  // The column's collation ignores case and trailing spaces; a login name must match exactly.
-  if (user && user->username != account) user.reset();
+  db_.run(
+      [&](db::Connection& c) {
+        c.transaction([&] {
+          wait = db::login_throttle::seconds_blocked(c, username);
+          if (wait > 0) return;
+          attempts = db::login_throttle::add_failure(c, username, kFailureWindowSeconds);
+          if (attempts > cfg_.max_failures) db::login_throttle::block_for(c, username, lockout_seconds(attempts));
+          user = db::users::find_by_username(c, username);
+        });
+      },
+      false);
   if (wait > 0) throw TooManyAttempts("Too many failed login attempts; try again later", wait);
+  // The column's collation ignores case and trailing spaces; a login name must match exactly.
+  if (user && user->username != username) user.reset();
 
   // Argon2 runs outside any DB call: it is the slow part and needs no connection.
   bool ok = false;
@@ -61,20 +82,12 @@ LoginResult AuthService::login(const std::string& username, const std::string& p
     burn_verification(password);
 
   if (ok) {
-    db_.run([&](db::Connection& c) { db::login_throttle::clear(c, account); });
+    db_.run([&](db::Connection& c) { db::login_throttle::clear(c, username); });
     return {issue_token(*user), cfg_.token_lifetime, *user};
   }
-  db_.run(
-      [&](db::Connection& c) {
-        auto failures = db::login_throttle::add_failure(c, account, kFailureWindowSeconds);
-        if (failures >= cfg_.max_failures) {
-          auto extra = std::min<std::int64_t>(failures - cfg_.max_failures, 20);
-          auto seconds = std::min<std::int64_t>(kMaxLockoutSeconds, std::int64_t{cfg_.lockout_seconds} << extra);
-          db::login_throttle::block_for(c, account, seconds);
-        }
-      },
-      false);
-  throw BadCredentials("Incorrect username or password");
+  if (attempts >= cfg_.max_failures)
+    db_.run([&](db::Connection& c) { db::login_throttle::block_for(c, username, lockout_seconds(attempts)); });
+  throw BadCredentials(kRefused);
 }
 
 db::users::User AuthService::authenticate(std::string_view token) {

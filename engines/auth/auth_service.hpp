@@ -31,6 +31,8 @@ class AuthService {
   std::string issue_token(const db::users::User& u);
 
  private:
+  std::int64_t lockout_seconds(std::int64_t attempts) const;
+
   db::Database& db_;
   config::AuthConfig cfg_;
   std::string key_;

@@ -105,7 +105,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"server.workers", int_setter(c.server.workers, 0, 256)},
       {"server.threads", int_setter(c.server.threads, 1, 1024)},
       {"server.max_requests", int_setter(c.server.max_requests, 0, kBig)},
-      {"server.max_body", int_setter(c.server.max_body, 1024, 1LL << 32)},
+      {"server.max_body", int_setter(c.server.max_body, 1024, 256LL << 20)},  // read whole: keep it bounded
       {"server.shutdown_timeout", int_setter(c.server.shutdown_timeout, 0, 3600)},
       {"database.socket", string_setter(c.database.socket)},
       {"database.host", string_setter(c.database.host)},

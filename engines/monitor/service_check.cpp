@@ -57,8 +57,10 @@ CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int
     r.is_available = false;
   }
 
-  db::services::CheckRecord rec{service_id, sql_time, r.is_available, r.status_code, r.response_time_ms, r.error};
-  db.run([&](db::Connection& c) { db::services::record_check(c, rec); });
+  db::services::CheckRecord rec{service_id,         user_id, sql_time, r.is_available, r.status_code,
+                                r.response_time_ms, r.error};
+  // Not retried on a lost connection: a COMMIT that reached the server must not store twice.
+  db.run([&](db::Connection& c) { db::services::record_check(c, rec); }, false);
   return r;
 }
 

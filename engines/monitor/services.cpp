@@ -23,7 +23,7 @@ db::services::Service create_service(db::Database& db, const db::services::Servi
 
 void delete_service(db::Database& db, std::int64_t user_id, std::int64_t service_id) {
   bool removed = false;
-  db.run([&](db::Connection& c) { removed = db::services::remove_owned(c, user_id, service_id); });
+  db.run([&](db::Connection& c) { removed = db::services::remove_owned(c, user_id, service_id); }, false);
   if (!removed) throw NotFound("Service not found");
 }
 

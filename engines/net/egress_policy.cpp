@@ -20,7 +20,7 @@ constexpr std::uint32_t ip4(std::uint32_t a, std::uint32_t b, std::uint32_t c, s
 
 AddressKind classify_v4(std::uint32_t a) {
   if (a == ip4(169, 254, 169, 254) || a == ip4(169, 254, 170, 2) || a == ip4(100, 100, 100, 200) ||
-      a == ip4(192, 0, 0, 192))
+      a == ip4(192, 0, 0, 192) || a == ip4(168, 63, 129, 16))
     return AddressKind::CloudMetadata;
   if (in_v4(a, ip4(0, 0, 0, 0), 8)) return AddressKind::Unspecified;
   if (in_v4(a, ip4(127, 0, 0, 0), 8)) return AddressKind::Loopback;
@@ -61,6 +61,9 @@ AddressKind classify_v6(const IpAddress& a) {
   // ::ffff:a.b.c.d (mapped) and 64:ff9b::a.b.c.d (NAT64) reach the IPv4 address inside.
   if (all_zero(a, 0, 10) && b[10] == 0xFF && b[11] == 0xFF) return classify_v4(v4_value(&b[12]));
   if (v6_prefix(a, {0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0}, 96)) return classify_v4(v4_value(&b[12]));
+  if (v6_prefix(a, {0x00, 0x64, 0xff, 0x9b, 0x00, 0x01}, 48)) return AddressKind::Private;  // local NAT64
+  if (all_zero(a, 0, 8) && b[8] == 0xFF && b[9] == 0xFF && b[10] == 0 && b[11] == 0)
+    return classify_v4(v4_value(&b[12]));                                   // ::ffff:0:a.b.c.d (SIIT)
   if (v6_prefix(a, {0x20, 0x02}, 16)) return classify_v4(v4_value(&b[2]));  // 6to4
   if (all_zero(a, 0, 12)) return AddressKind::Reserved;                     // IPv4-compatible (deprecated)
   if (b[0] == 0xfd && b[1] == 0x00 && b[2] == 0x0e && b[3] == 0xc2 && all_zero(a, 4, 14) && b[14] == 0x02 &&

@@ -6,6 +6,7 @@
 #include <boost/url/parse.hpp>
 #include <boost/url/url.hpp>
 #include <cctype>
+#include <iostream>
 
 namespace dozor::net {
 namespace {
@@ -86,6 +87,13 @@ std::vector<IpAddress> resolve(const std::string& host, std::string& error) {
   return out;
 }
 
+// The user sees that the policy refused; the address (which maps internal names) goes to the log.
+void refuse(FetchResult& out, const std::string& host, const std::string& why) {
+  std::cerr << "egress: refused " << host << ": " << why << "\n";
+  out.error = "destination refused by the egress policy";
+  out.refused_by_policy = true;
+}
+
 bool is_redirect(int status) {
   return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
@@ -108,13 +116,16 @@ FetchResult fetch(const std::string& start_url, const EgressPolicy& policy, cons
     out.responded = false;  // a hop that fails leaves no answer, even after a redirect
     out.status = 0;
     auto parsed = boost::urls::parse_uri(url);
-    if (!parsed || (parsed->scheme() != "http" && parsed->scheme() != "https") || parsed->host().empty()) {
+    bool http = parsed &&
+                (parsed->scheme_id() == boost::urls::scheme::http || parsed->scheme_id() == boost::urls::scheme::https);
+    if (!http || parsed->host().empty()) {
       out.error = "not an http(s) URL: " + url;
       return finish();
     }
     std::string host = parsed->host_address();
     if (parsed->host_type() == boost::urls::host_type::ipv6) host = std::string(parsed->encoded_host_address());
-    std::uint16_t port = parsed->has_port() ? parsed->port_number() : (parsed->scheme() == "https" ? 443 : 80);
+    std::uint16_t port =
+        parsed->has_port() ? parsed->port_number() : (parsed->scheme_id() == boost::urls::scheme::https ? 443 : 80);
 
     std::string dns_error;
     auto addresses = resolve(host, dns_error);
@@ -123,8 +134,7 @@ FetchResult fetch(const std::string& start_url, const EgressPolicy& policy, cons
       return finish();
     }
     if (auto why = policy.refusal(addresses)) {
-      out.error = *why;
-      out.refused_by_policy = true;
+      refuse(out, host, *why);
       return finish();
     }
 
@@ -176,8 +186,7 @@ FetchResult fetch(const std::string& start_url, const EgressPolicy& policy, cons
     curl_slist_free_all(resolve_list);
 
     if (!hop.refusal.empty()) {
-      out.error = hop.refusal;
-      out.refused_by_policy = true;
+      refuse(out, host, hop.refusal);
       return finish();
     }
     if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && hop.truncated)) {

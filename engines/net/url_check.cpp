@@ -66,7 +66,11 @@ TargetUrl parse_target_url(std::string_view raw_tail) {
   }
   if (!has_scheme) candidate = "https://" + text;
   if (auto problem = check_http_url(candidate)) return {std::nullopt, problem};
-  boost::urls::url u(*boost::urls::parse_uri(candidate));
+  return {normalize_http_url(candidate), std::nullopt};
+}
+
+std::string normalize_http_url(std::string_view valid_url) {
+  boost::urls::url u(*boost::urls::parse_uri(valid_url));
   u.normalize_scheme();
   u.normalize_authority();
   std::string out(u.buffer());
@@ -74,7 +78,7 @@ TargetUrl parse_target_url(std::string_view raw_tail) {
     out.insert(out.size() - u.encoded_query().size() - (u.has_query() ? 1 : 0) - u.encoded_fragment().size() -
                    (u.has_fragment() ? 1 : 0),
                "/");
-  return {out, std::nullopt};
+  return out;
 }
 
 }  // namespace dozor::net

@@ -16,6 +16,10 @@ constexpr std::size_t kMaxUrlLength = 2083;
 // An absolute http(s) URL with a host, 1..2083 characters.
 std::optional<UrlProblem> check_http_url(std::string_view url);
 
+// A valid http(s) URL with its scheme and host in lower case ("HTTP://Example.COM/a" →
+// "http://example.com/a") and an empty path made "/".
+std::string normalize_http_url(std::string_view valid_url);
+
 // Turns the raw `{target_url}` tail of a request path into an absolute http(s) URL:
 // a percent-encoded URL, a bare host[:port][/path] (https assumed) or an unencoded URL.
 struct TargetUrl {

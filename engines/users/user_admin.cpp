@@ -43,21 +43,23 @@ db::users::User update(db::Database& db, std::int64_t id, const Update& up) {
   if (up.password) ch.password_hash = auth::hash_password(*up.password);
   std::optional<db::users::User> result;
   try {
-    db.run([&](db::Connection& c) {
-      c.transaction([&] {
-        auto admins = db::users::lock_active_admin_ids(c);
-        auto current = db::users::find_by_id(c, id);
-        if (!current) throw NotFound("User not found");
-        bool loses_admin = current->is_admin && current->is_active &&
-                           ((up.is_admin && !*up.is_admin) || (up.is_active && !*up.is_active));
-        if (loses_admin && is_only_active_admin(admins, id))
-          throw Conflict("The last active admin cannot be deactivated or demoted");
-        ch.bump_token_version = up.password.has_value() || (up.is_active && !*up.is_active && current->is_active) ||
-                                (up.is_admin && !*up.is_admin && current->is_admin);
-        db::users::update(c, id, ch);
-        result = db::users::find_by_id(c, id);
-      });
-    });
+    db.run(
+        [&](db::Connection& c) {
+          c.transaction([&] {
+            auto admins = db::users::lock_active_admin_ids(c);
+            auto current = db::users::find_by_id(c, id);
+            if (!current) throw NotFound("User not found");
+            bool loses_admin = current->is_admin && current->is_active &&
+                               ((up.is_admin && !*up.is_admin) || (up.is_active && !*up.is_active));
+            if (loses_admin && is_only_active_admin(admins, id))
+              throw Conflict("The last active admin cannot be deactivated or demoted");
+            ch.bump_token_version = up.password.has_value() || (up.is_active && !*up.is_active && current->is_active) ||
+                                    (up.is_admin && !*up.is_admin && current->is_admin);
+            db::users::update(c, id, ch);
+            result = db::users::find_by_id(c, id);
+          });
+        },
+        false);
   } catch (const db::DuplicateKey&) {
     throw Conflict("A user with this e-mail already exists");
   }
@@ -65,13 +67,15 @@ db::users::User update(db::Database& db, std::int64_t id, const Update& up) {
 }
 
 void remove(db::Database& db, std::int64_t id) {
-  db.run([&](db::Connection& c) {
-    c.transaction([&] {
-      auto admins = db::users::lock_active_admin_ids(c);
-      if (is_only_active_admin(admins, id)) throw Conflict("The last active admin cannot be deleted");
-      if (!db::users::remove(c, id)) throw NotFound("User not found");
-    });
-  });
+  db.run(
+      [&](db::Connection& c) {
+        c.transaction([&] {
+          auto admins = db::users::lock_active_admin_ids(c);
+          if (is_only_active_admin(admins, id)) throw Conflict("The last active admin cannot be deleted");
+          if (!db::users::remove(c, id)) throw NotFound("User not found");
+        });
+      },
+      false);
 }
 
 db::users::User get(db::Database& db, std::int64_t id) {
