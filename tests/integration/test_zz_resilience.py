@@ -9,6 +9,7 @@
 
 import os
 import signal
+import subprocess
 import threading
 import time
 import unittest
@@ -238,6 +239,48 @@ class ResilienceTest(dc.DozorTestCase):
         self.assertGreater(len(results), 20, "the load did not run")
         failures = [r for r in results if r != 200]
         self.assertEqual(failures, [], "requests failed during the reload")
+
+    # ------------------------------------------------------------------ recycling under writes
+
+    def test_4_recycled_workers_lose_no_post(self):
+        # server.max_requests recycles workers under load; kept nginx connections must be closed
+        # only while idle, or nginx meets a closed connection with a POST it will not retry.
+        env = dict(os.environ, DOZOR_SERVER_MAX_REQUESTS="40")
+        dc.stackctl("stop-fcgi")
+        try:
+            r = subprocess.run([dc.STACKCTL, str(dc.STATE_DIR), "start-fcgi"], env=env,
+                               capture_output=True, text=True, timeout=120)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            before = dc.worker_pids()
+            token = self.user.token
+            statuses = []
+            lock = threading.Lock()
+
+            def writer(n):
+                for i in range(n):
+                    try:
+                        st = dc.post("/api/v1/services", {"name": "recycle", "url": "https://example.com/r"},
+                                     token=token, timeout=30).status
+                    except Exception as e:  # noqa: BLE001 - a lost request is the failure we count
+                        st = "%s: %s" % (type(e).__name__, e)
+                    with lock:
+                        statuses.append(st)
+
+            pool = [threading.Thread(target=writer, args=(60,), daemon=True) for _ in range(6)]
+            for t in pool:
+                t.start()
+            for t in pool:
+                t.join(timeout=300)
+            self.assertEqual(len(statuses), 360)
+            failures = [st for st in statuses if st != 200]
+            self.assertEqual(failures, [], "POSTs lost while workers recycled")
+            # a recycled worker drains its kept connections (up to half the shutdown budget)
+            # before it exits and the master replaces it
+            self.assertTrue(dc.wait_until(lambda: before - dc.worker_pids(), 30, 0.2), "no worker was recycled")
+        finally:
+            dc.stackctl("stop-fcgi")
+            dc.stackctl("start-fcgi")
+            self.assertTrue(dc.wait_until(lambda: _health_status() == 200, 60, 0.3))
 
 
 if __name__ == "__main__":
