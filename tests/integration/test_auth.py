@@ -56,6 +56,13 @@ class LoginTest(dc.DozorTestCase):
         self.assertEqual(wrong.body, unknown.body)
         self.assertEqual(wrong.header("WWW-Authenticate"), unknown.header("WWW-Authenticate"))
 
+    def test_oversized_login_body_is_refused_before_the_backend(self):
+        # nginx allows 4 KiB on the login route (a credential pair is far smaller)
+        r = dc.post("/api/auth/login", {"username": "admin", "password": "x" * 5000})
+        self.assertEqual(r.status, 413, r)
+        self.assertIsInstance(r.json, dict, r)
+        self.assertIn("detail", r.json)
+
     def test_login_page_is_html(self):
         r = dc.get("/api/auth/login-page", headers={"Accept": "text/html"})
         self.assertEqual(r.status, 200, r)
