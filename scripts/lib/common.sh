@@ -31,14 +31,18 @@ alive() {
 }
 gone() { ! alive "$1"; }
 
-# pid_of PIDFILE NAME: print the pid if it is alive and really is NAME. The name check
-# keeps a stale pid file (after a reboot, say) from pointing us at an unrelated process.
+# pid_of PIDFILE NAME: print the pid if it is alive and really is NAME of this stack. The
+# checks keep a stale pid file (after a reboot, say) from pointing us at an unrelated
+# process, or at the same daemon of another stack: every daemon's command line names a path
+# inside its state dir.
 pid_of() {
-  local pid
+  local pid cmdline
   pid=$(cat "$1" 2>/dev/null) || return 1
   [[ $pid =~ ^[0-9]+$ ]] || return 1
   alive "$pid" || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$2" || return 1
+  cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
+  grep -q -- "$2" <<<"$cmdline" || return 1
+  [ -z "${STATE:-}" ] || grep -qF -- "$STATE" <<<"$cmdline" || return 1
   echo "$pid"
 }
 
