@@ -49,6 +49,31 @@ std::string get_string(sql::ResultSet& rs, unsigned column) { return std::string
 std::int64_t get_int(sql::ResultSet& rs, unsigned column) { return rs.getInt64(column); }
 bool get_bool(sql::ResultSet& rs, unsigned column) { return rs.getInt(column) != 0; }
 
+void bind_optional(sql::PreparedStatement& st, unsigned index, const std::optional<std::int64_t>& v) {
+  if (v)
+    st.setInt64(index, *v);
+  else
+    st.setNull(index, sql::DataType::BIGINT);
+}
+void bind_optional(sql::PreparedStatement& st, unsigned index, const std::optional<int>& v) {
+  if (v)
+    st.setInt(index, *v);
+  else
+    st.setNull(index, sql::DataType::INTEGER);
+}
+void bind_optional(sql::PreparedStatement& st, unsigned index, const std::optional<bool>& v) {
+  if (v)
+    st.setBoolean(index, *v);
+  else
+    st.setNull(index, sql::DataType::TINYINT);
+}
+void bind_optional(sql::PreparedStatement& st, unsigned index, const std::optional<std::string>& v) {
+  if (v)
+    st.setString(index, *v);
+  else
+    st.setNull(index, sql::DataType::VARCHAR);
+}
+
 std::size_t utf8_length(const std::string& s) {
   std::size_t n = 0;
   for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;

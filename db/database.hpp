@@ -38,6 +38,12 @@ std::string get_string(sql::ResultSet& rs, unsigned column);
 std::int64_t get_int(sql::ResultSet& rs, unsigned column);
 bool get_bool(sql::ResultSet& rs, unsigned column);
 
+// Binds a NULL-able parameter: the value, or SQL NULL.
+void bind_optional(sql::PreparedStatement& st, unsigned index, const std::optional<std::int64_t>& v);
+void bind_optional(sql::PreparedStatement& st, unsigned index, const std::optional<int>& v);
+void bind_optional(sql::PreparedStatement& st, unsigned index, const std::optional<bool>& v);
+void bind_optional(sql::PreparedStatement& st, unsigned index, const std::optional<std::string>& v);
+
 // At most `max_chars` UTF-8 characters of `s`, never cut inside a character (a VARCHAR(n)
 // counts characters, and a split sequence is an invalid string to MariaDB).
 std::string utf8_prefix(const std::string& s, std::size_t max_chars);

@@ -88,26 +88,14 @@ void record_check(Connection& c, const CheckRecord& r) {
     ins.setInt64(1, r.service_id);
     ins.setString(2, r.checked_at);
     ins.setBoolean(3, r.is_available);
-    if (r.status_code)
-      ins.setInt(4, *r.status_code);
-    else
-      ins.setNull(4, sql::DataType::INTEGER);
-    if (r.response_time_ms)
-      ins.setInt64(5, *r.response_time_ms);
-    else
-      ins.setNull(5, sql::DataType::INTEGER);
-    if (r.error)
-      ins.setString(6, utf8_prefix(*r.error, 1024));
-    else
-      ins.setNull(6, sql::DataType::VARCHAR);
+    bind_optional(ins, 4, r.status_code);
+    bind_optional(ins, 5, r.response_time_ms);
+    bind_optional(ins, 6, r.error ? std::optional(utf8_prefix(*r.error, 1024)) : std::nullopt);
     ins.executeUpdate();
     auto& upd =
         c.prepare("UPDATE services SET last_status = ?, last_response_time = ?, last_checked_at = ? WHERE id = ?");
     upd.setString(1, r.is_available ? "up" : "down");
-    if (r.response_time_ms)
-      upd.setInt64(2, *r.response_time_ms);
-    else
-      upd.setNull(2, sql::DataType::INTEGER);
+    bind_optional(upd, 2, r.response_time_ms);
     upd.setString(3, r.checked_at);
     upd.setInt64(4, r.service_id);
     upd.executeUpdate();

@@ -71,22 +71,10 @@ void update(Connection& c, std::int64_t id, const Changes& ch) {
       "UPDATE users SET email = COALESCE(?, email), is_active = COALESCE(?, is_active),"
       " is_admin = COALESCE(?, is_admin), password_hash = COALESCE(?, password_hash),"
       " token_version = token_version + ? WHERE id = ?");
-  if (ch.email)
-    st.setString(1, *ch.email);
-  else
-    st.setNull(1, sql::DataType::VARCHAR);
-  if (ch.is_active)
-    st.setBoolean(2, *ch.is_active);
-  else
-    st.setNull(2, sql::DataType::TINYINT);
-  if (ch.is_admin)
-    st.setBoolean(3, *ch.is_admin);
-  else
-    st.setNull(3, sql::DataType::TINYINT);
-  if (ch.password_hash)
-    st.setString(4, *ch.password_hash);
-  else
-    st.setNull(4, sql::DataType::VARCHAR);
+  bind_optional(st, 1, ch.email);
+  bind_optional(st, 2, ch.is_active);
+  bind_optional(st, 3, ch.is_admin);
+  bind_optional(st, 4, ch.password_hash);
   st.setInt(5, ch.bump_token_version ? 1 : 0);
   st.setInt64(6, id);
   st.executeUpdate();
