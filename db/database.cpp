@@ -8,6 +8,8 @@
 #include <cppconn/statement.h>
 #include <mysql_driver.h>
 
+#include <algorithm>
+
 namespace dozor::db {
 namespace {
 
@@ -24,14 +26,23 @@ sql::mysql::MySQL_Driver* driver() {
   return d;
 }
 
+constexpr int kStatementTimeout = 1969;  // MariaDB: max_statement_time exceeded
+
 [[noreturn]] void rethrow_sql(const sql::SQLException& e) {
   if (e.getErrorCode() == 1062) throw DuplicateKey(e.what());
+  if (e.getErrorCode() == kStatementTimeout) throw DbTimeout(e.what());
   if (is_connection_lost(e.getErrorCode())) throw DbUnavailable(e.what());
   throw DbError(std::string(e.what()) + " (MySQL error " + std::to_string(e.getErrorCode()) + ")");
 }
 
-thread_local std::unique_ptr<Connection> t_connection;
+// Connector/C++ needs threadInit() once in every thread that touches a connection; pooled
+// connections move between threads, so each thread initialises itself before its first lease.
 thread_local bool t_thread_initialised = false;
+void ensure_thread_init() {
+  if (t_thread_initialised) return;
+  driver()->threadInit();
+  t_thread_initialised = true;
+}
 
 }  // namespace
 
@@ -106,6 +117,11 @@ sql::PreparedStatement& Connection::prepare(const std::string& sql_text) {
   return *it->second;
 }
 
+void Connection::set_statement_timeout(int seconds) {
+  std::unique_ptr<sql::Statement> st(raw_->createStatement());
+  st->execute("SET SESSION max_statement_time = " + std::to_string(std::max(0, seconds)));
+}
+
 std::int64_t Connection::last_insert_id() {
   std::unique_ptr<sql::ResultSet> rs(prepare("SELECT LAST_INSERT_ID()").executeQuery());
   rs->next();
@@ -152,13 +168,17 @@ void Connection::abandon() noexcept {
   }
 }
 
-Database::Database(ConnectionParams params) : params_(std::move(params)) {}
+Database::Database(ConnectionParams params) : params_(std::move(params)) {
+  params_.pool_size = std::max(1, params_.pool_size);
+}
+
+Database::~Database() {
+  std::lock_guard lock(mutex_);
+  idle_.clear();
+}
 
 std::unique_ptr<Connection> Database::connect() const {
-  if (!t_thread_initialised) {
-    driver()->threadInit();
-    t_thread_initialised = true;
-  }
+  ensure_thread_init();
   sql::ConnectOptionsMap opts;
   if (params_.host.empty()) {
     opts["hostName"] = sql::SQLString("localhost");
@@ -171,15 +191,20 @@ std::unique_ptr<Connection> Database::connect() const {
   opts["password"] = sql::SQLString(params_.password);
   opts["schema"] = sql::SQLString(params_.name);
   opts["OPT_CONNECT_TIMEOUT"] = params_.connect_timeout;
-  opts["OPT_READ_TIMEOUT"] = 30;
-  opts["OPT_WRITE_TIMEOUT"] = 30;
+  // The server aborts a statement past statement_timeout; the client gives up a little later,
+  // so a frozen server (not just a slow statement) cannot hold a request either.
+  int io_timeout = params_.statement_timeout > 0 ? params_.statement_timeout + 2 : 30;
+  opts["OPT_READ_TIMEOUT"] = io_timeout;
+  opts["OPT_WRITE_TIMEOUT"] = io_timeout;
   opts["OPT_RECONNECT"] = false;  // a silent reconnect would drop session state; we do it ourselves
   opts["OPT_CHARSET_NAME"] = sql::SQLString("utf8mb4");
   try {
     auto raw = std::unique_ptr<sql::Connection>(driver()->connect(opts));
     std::unique_ptr<sql::Statement> st(raw->createStatement());
     st->execute("SET time_zone = '+00:00'");
-    return std::make_unique<Connection>(std::move(raw));
+    auto conn = std::make_unique<Connection>(std::move(raw));
+    conn->set_statement_timeout(params_.statement_timeout);
+    return conn;
   } catch (const sql::SQLException& e) {
     // Connect failures of any kind (down, refused, bad credentials) make the DB unavailable.
     throw DbUnavailable(std::string("cannot connect to the database: ") + e.what());
@@ -195,24 +220,87 @@ std::int64_t steady_ms() {
 
 void Database::note_success() { last_success_ms_.store(steady_ms(), std::memory_order_relaxed); }
 
-void Database::run(const std::function<void(Connection&)>& fn, bool idempotent) {
+std::unique_ptr<Connection> Database::acquire() {
+  std::unique_lock lock(mutex_);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(params_.pool_wait_ms);
+  while (idle_.empty() && open_ >= params_.pool_size) {
+    if (freed_.wait_until(lock, deadline) == std::cv_status::timeout && idle_.empty() && open_ >= params_.pool_size)
+      throw DbBusy("every database connection stayed busy for " + std::to_string(params_.pool_wait_ms) + " ms");
+  }
+  if (!idle_.empty()) {
+    auto c = std::move(idle_.back());
+    idle_.pop_back();
+    return c;
+  }
+  ++open_;  // a slot is ours; the connection is opened outside the lock
+  lock.unlock();
+  try {
+    return connect();
+  } catch (...) {
+    release(nullptr);
+    throw;
+  }
+}
+
+void Database::release(std::unique_ptr<Connection> c) {
+  {
+    std::lock_guard lock(mutex_);
+    if (c)
+      idle_.push_back(std::move(c));
+    else
+      --open_;
+  }
+  freed_.notify_one();
+}
+
+void Database::drop_lost(std::unique_ptr<Connection> lost) {
+  // One lost connection usually means the server restarted: its idle siblings are dead too,
+  // and a retry must not pick one of them.
+  std::vector<std::unique_ptr<Connection>> stale;
+  {
+    std::lock_guard lock(mutex_);
+    stale.swap(idle_);
+    open_ -= static_cast<int>(stale.size()) + (lost ? 1 : 0);
+  }
+  freed_.notify_all();
+}
+
+int Database::open_connections() const {
+  std::lock_guard lock(mutex_);
+  return open_;
+}
+
+void Database::run(const std::function<void(Connection&)>& fn, Retry retry) {
+  ensure_thread_init();
   for (int attempt = 0;; ++attempt) {
+    std::unique_ptr<Connection> conn;
     try {
+      conn = acquire();
       // Work that must not run twice gets no retry, so it first makes sure the connection is
       // alive (one ping) rather than learn it mid-way, after a server restart.
-      if (t_connection && !idempotent && !t_connection->raw().isValid()) t_connection.reset();
-      if (!t_connection) t_connection = connect();
-      fn(*t_connection);
+      if (retry == Retry::Never && !conn->raw().isValid()) {
+        drop_lost(std::move(conn));
+        conn = acquire();
+      }
+      fn(*conn);
+      release(std::move(conn));
       note_success();
       return;
+    } catch (const DbBusy&) {
+      throw;  // the server is fine, only this process's pool is saturated
     } catch (const DbUnavailable&) {
+      if (conn) drop_lost(std::move(conn));
       last_success_ms_.store(0);
       throw;
     } catch (const sql::SQLException& e) {
-      if (!is_connection_lost(e.getErrorCode())) rethrow_sql(e);
-      t_connection.reset();
+      bool lost = is_connection_lost(e.getErrorCode());
+      if (conn) lost ? drop_lost(std::move(conn)) : release(std::move(conn));
+      if (!lost) rethrow_sql(e);
       last_success_ms_.store(0);
-      if (attempt > 0 || !idempotent) throw DbUnavailable(e.what());
+      if (attempt > 0 || retry == Retry::Never) throw DbUnavailable(e.what());
+    } catch (...) {
+      if (conn) release(std::move(conn));  // an error of fn's own: the connection is fine
+      throw;
     }
   }
 }
@@ -225,10 +313,12 @@ bool Database::healthy(std::chrono::milliseconds max_age) {
 
 bool Database::ping() {
   try {
-    run([](Connection& c) {
-      std::unique_ptr<sql::ResultSet> rs(c.prepare("SELECT 1 AS ok").executeQuery());
-      rs->next();
-    });
+    run(
+        [](Connection& c) {
+          std::unique_ptr<sql::ResultSet> rs(c.prepare("SELECT 1 AS ok").executeQuery());
+          rs->next();
+        },
+        Retry::OnLostConnection);
     return true;
   } catch (const DbError&) {
     return false;

@@ -1,14 +1,18 @@
 #pragma once
-// MySQL/MariaDB access through Connector/C++ 1.1: one connection per thread, prepared
-// statements cached per connection, one reconnect-and-retry on a lost connection.
+// MySQL/MariaDB access through Connector/C++ 1.1: a bounded pool of connections per Database
+// object, prepared statements cached per connection, every statement bounded in time, and a
+// reconnect-and-retry on a lost connection only for work the caller declares repeatable.
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "db/errors.hpp"
 
@@ -28,6 +32,16 @@ struct ConnectionParams {
   std::string user;
   std::string password;
   int connect_timeout = 3;
+  int pool_size = 8;           // connections this process may hold open at once
+  int pool_wait_ms = 2000;     // how long a caller may wait for a free one: then DbBusy (503)
+  int statement_timeout = 10;  // seconds; a statement past it is aborted by the server
+};
+
+// Whether Database::run may run the work a second time after the connection was lost midway.
+// There is no default: every call site says which one it is.
+enum class Retry {
+  Never,             // writes: a lost connection may have committed them; never repeat
+  OnLostConnection,  // reads and idempotent work: reconnect and run once more
 };
 
 // Column readers by 1-based position: Connector/C++ looks names up with a case-folding copy
@@ -55,6 +69,7 @@ class Connection {
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
+  void set_statement_timeout(int seconds);  // 0 = none (migrations)
 
   // Returns this connection's cached statement for `sql_text`, parameters cleared.
   sql::PreparedStatement& prepare(const std::string& sql_text);
@@ -75,12 +90,16 @@ class Connection {
 class Database {
  public:
   explicit Database(ConnectionParams params);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
 
-  // Runs fn on this thread's connection. On a lost connection (2006/2013) it reconnects and
-  // runs fn once more when `idempotent`; otherwise (writes) it pings first and never repeats fn,
-  // and a lost connection surfaces as DbUnavailable.
-  // Other SQL errors become DbError/DuplicateKey.
-  void run(const std::function<void(Connection&)>& fn, bool idempotent = true);
+  // Runs fn on a connection leased from this object's pool (waiting at most pool_wait_ms, then
+  // DbBusy). On a lost connection (2006/2013) it reconnects and runs fn once more with
+  // Retry::OnLostConnection; with Retry::Never it pings first and never repeats fn, and a lost
+  // connection surfaces as DbUnavailable. Other SQL errors become DbError/DuplicateKey; a
+  // statement past the statement timeout becomes DbTimeout.
+  void run(const std::function<void(Connection&)>& fn, Retry retry);
 
   // A cheap round trip; false when the server cannot be reached.
   bool ping();
@@ -90,13 +109,24 @@ class Database {
   // so it must not cost a round trip each time.
   bool healthy(std::chrono::milliseconds max_age);
 
-  // Opens a fresh connection (no thread cache) — for tools like migrations.
+  // Opens a fresh connection outside the pool — for tools like migrations.
   std::unique_ptr<Connection> connect() const;
 
+  // Connections open now (idle and leased): never more than pool_size.
+  int open_connections() const;
+
  private:
+  std::unique_ptr<Connection> acquire();
+  void release(std::unique_ptr<Connection> c);       // nullptr: the connection was dropped
+  void drop_lost(std::unique_ptr<Connection> lost);  // and every idle one with it
   void note_success();
+
   ConnectionParams params_;
   std::atomic<std::int64_t> last_success_ms_{0};  // steady clock; 0 after a lost connection
+  mutable std::mutex mutex_;
+  std::condition_variable freed_;
+  std::vector<std::unique_ptr<Connection>> idle_;
+  int open_ = 0;  // idle + leased
 };
 
 // Must be called once before threads start (Connector/C++ requirement).

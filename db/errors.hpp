@@ -11,6 +11,14 @@ struct DbError : std::runtime_error {
 struct DbUnavailable : DbError {
   using DbError::DbError;
 };
+// Every pooled connection stayed busy past the pool's wait deadline: answer 503, retry soon.
+struct DbBusy : DbUnavailable {
+  using DbUnavailable::DbUnavailable;
+};
+// A statement ran past the statement timeout and the server aborted it (or stopped answering).
+struct DbTimeout : DbUnavailable {
+  using DbUnavailable::DbUnavailable;
+};
 // A UNIQUE constraint refused the write (MySQL error 1062).
 struct DuplicateKey : DbError {
   using DbError::DbError;

@@ -35,14 +35,16 @@ Response dispatch(const Router& router, App& app, const Request& req) {
       e.headers.emplace_back("Allow", join(m.allowed));
       throw e;
     }
-    handlers::Context ctx{req, std::move(m.params), std::nullopt, app};
-    if (m.route->access != Access::Public) {
-      auto token = bearer_token(req);
-      if (token.empty()) throw Unauthenticated("no token");
-      ctx.user = app.auth.authenticate(token);
-      if (m.route->access == Access::Admin && !ctx.user->is_admin) throw Forbidden("Admin privileges required");
+    if (const auto* open = std::get_if<PublicHandler>(&m.route->handler)) {
+      handlers::Context ctx{req, std::move(m.params), app};
+      return (*open)(ctx);
     }
-    return m.route->handler(ctx);
+    auto token = bearer_token(req);
+    if (token.empty()) throw Unauthenticated("no token");
+    auto user = app.auth.authenticate(token);
+    if (m.route->access == Access::Admin && !user.is_admin) throw Forbidden("Admin privileges required");
+    handlers::UserContext ctx{{req, std::move(m.params), app}, user};
+    return std::get<UserHandler>(m.route->handler)(ctx);
   } catch (...) {
     return response_for_current_exception();
   }

@@ -28,6 +28,10 @@ std::string decode(std::string_view seg) {
 }  // namespace
 
 void Router::add(Route r) {
+  bool public_handler = std::holds_alternative<PublicHandler>(r.handler);
+  if (public_handler != (r.access == Access::Public))
+    throw std::logic_error("route " + r.method + " " + r.pattern +
+                           ": public routes take a PublicHandler, authenticated routes a UserHandler");
   Compiled c{{}, routes_.size()};
   for (auto seg : split_path(r.pattern)) {
     if (seg.size() > 2 && seg.front() == '{' && seg.back() == '}') {

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "fcgi/response.hpp"
@@ -16,7 +17,11 @@ namespace dozor::http {
 
 enum class Access { Public, User, Admin };
 
-using Handler = std::function<Response(handlers::Context&)>;
+using PublicHandler = std::function<Response(handlers::Context&)>;
+using UserHandler = std::function<Response(handlers::UserContext&)>;
+// A public route takes a PublicHandler, a User or Admin route a UserHandler: Router::add
+// refuses any other pairing, so no handler runs without the caller its type promises.
+using Handler = std::variant<PublicHandler, UserHandler>;
 
 struct Route {
   std::string method;

@@ -12,20 +12,24 @@ Router build_router() {
   auto add = [&r](const char* method, std::string pattern, Handler fn, Access access) {
     r.add({method, std::move(pattern), std::move(fn), access});
   };
+  // Wraps a function so that the variant holds the right alternative without a cast per line.
+  auto pub = [](Response (*fn)(h::Context&)) { return Handler(PublicHandler(fn)); };
+  auto usr = [](Response (*fn)(h::UserContext&)) { return Handler(UserHandler(fn)); };
 
-  for (const char* path : {"/health", "/api/health", "/api/v1/health"}) add("GET", path, h::health, Access::Public);
+  for (const char* path : {"/health", "/api/health", "/api/v1/health"})
+    add("GET", path, pub(h::health), Access::Public);
 
-  add("POST", "/api/auth/login", h::auth_login, Access::Public);
-  add("GET", "/api/auth/verify", h::auth_verify, Access::User);
+  add("POST", "/api/auth/login", pub(h::auth_login), Access::Public);
+  add("GET", "/api/auth/verify", usr(h::auth_verify), Access::User);
 
-  add("GET", "/api/admin/users", h::admin_list_users, Access::Admin);
-  add("POST", "/api/admin/users", h::admin_create_user, Access::Admin);
-  add("PUT", "/api/admin/users/{user_id:int}", h::admin_update_user, Access::Admin);
-  add("DELETE", "/api/admin/users/{user_id:int}", h::admin_delete_user, Access::Admin);
-  add("GET", "/api/admin/users/{user_id:int}/services", h::admin_user_services, Access::Admin);
-  add("GET", "/api/admin/users/{user_id:int}/groups", h::admin_user_groups, Access::Admin);
-  add("GET", "/api/admin/users/{user_id:int}/channels", h::admin_user_channels, Access::Admin);
-  add("GET", "/api/admin/me", h::admin_me, Access::Admin);
+  add("GET", "/api/admin/users", usr(h::admin_list_users), Access::Admin);
+  add("POST", "/api/admin/users", usr(h::admin_create_user), Access::Admin);
+  add("PUT", "/api/admin/users/{user_id:int}", usr(h::admin_update_user), Access::Admin);
+  add("DELETE", "/api/admin/users/{user_id:int}", usr(h::admin_delete_user), Access::Admin);
+  add("GET", "/api/admin/users/{user_id:int}/services", usr(h::admin_user_services), Access::Admin);
+  add("GET", "/api/admin/users/{user_id:int}/groups", usr(h::admin_user_groups), Access::Admin);
+  add("GET", "/api/admin/users/{user_id:int}/channels", usr(h::admin_user_channels), Access::Admin);
+  add("GET", "/api/admin/me", usr(h::admin_me), Access::Admin);
 
   // Spec §4.2: served under both /api/v1 and /api with the same shape.
   struct Dual {
@@ -35,10 +39,10 @@ Router build_router() {
     Access access;
   };
   const Dual dual[] = {
-      {"GET", "/services", h::services_list, Access::User},
-      {"POST", "/services", h::services_create, Access::User},
-      {"DELETE", "/services/{service_id:int}", h::services_delete, Access::User},
-      {"POST", "/services/{service_id:int}/check", h::services_check, Access::User},
+      {"GET", "/services", usr(h::services_list), Access::User},
+      {"POST", "/services", usr(h::services_create), Access::User},
+      {"DELETE", "/services/{service_id:int}", usr(h::services_delete), Access::User},
+      {"POST", "/services/{service_id:int}/check", usr(h::services_check), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);

@@ -14,9 +14,9 @@ std::int64_t user_id(Context& ctx) { return path_int(ctx.path.at("user_id"), "us
 
 }  // namespace
 
-Response admin_list_users(Context& ctx) { return json_list(users::list(ctx.app.db)); }
+Response admin_list_users(UserContext& ctx) { return json_list(users::list(ctx.app.db)); }
 
-Response admin_create_user(Context& ctx) {
+Response admin_create_user(UserContext& ctx) {
   auto body = parse_json_body(ctx.request.body);
   Fields f(body);
   users::NewUser n;
@@ -39,7 +39,7 @@ Response admin_create_user(Context& ctx) {
   return Response::json(encode(users::create(ctx.app.db, n)));
 }
 
-Response admin_update_user(Context& ctx) {
+Response admin_update_user(UserContext& ctx) {
   auto id = user_id(ctx);
   auto body = parse_json_body(ctx.request.body);
   Fields f(body);
@@ -52,18 +52,18 @@ Response admin_update_user(Context& ctx) {
   return Response::json(encode(users::update(ctx.app.db, id, u)));
 }
 
-Response admin_delete_user(Context& ctx) {
+Response admin_delete_user(UserContext& ctx) {
   auto id = user_id(ctx);
   users::remove(ctx.app.db, id);
   return Response::json({{"id", id}, {"deleted", true}});
 }
 
-Response admin_user_services(Context& ctx) { return json_list(users::services_of(ctx.app.db, user_id(ctx))); }
+Response admin_user_services(UserContext& ctx) { return json_list(users::services_of(ctx.app.db, user_id(ctx))); }
 
-Response admin_user_groups(Context& ctx) { return json_list(users::groups_of(ctx.app.db, user_id(ctx))); }
+Response admin_user_groups(UserContext& ctx) { return json_list(users::groups_of(ctx.app.db, user_id(ctx))); }
 
-Response admin_user_channels(Context& ctx) { return json_list(users::channels_of(ctx.app.db, user_id(ctx))); }
+Response admin_user_channels(UserContext& ctx) { return json_list(users::channels_of(ctx.app.db, user_id(ctx))); }
 
-Response admin_me(Context& ctx) { return Response::json(encode(ctx.caller())); }
+Response admin_me(UserContext& ctx) { return Response::json(encode(ctx.caller)); }
 
 }  // namespace dozor::handlers

@@ -17,6 +17,6 @@ Response auth_login(Context& ctx) {
                          {"user", encode(result.user)}});
 }
 
-Response auth_verify(Context& ctx) { return Response::json({{"valid", true}, {"user", encode(ctx.caller())}}); }
+Response auth_verify(UserContext& ctx) { return Response::json({{"valid", true}, {"user", encode(ctx.caller)}}); }
 
 }  // namespace dozor::handlers

@@ -1,8 +1,8 @@
 #pragma once
-// What a handler receives: the request, typed path parameters, the caller, the app.
-#include <cstdint>
+// What a handler receives. Public routes get a Context, which has no caller at all;
+// authenticated routes get a UserContext, whose caller is always set. A handler cannot ask
+// for a caller its route did not authenticate: the types do not offer one.
 #include <map>
-#include <optional>
 #include <string>
 
 #include "db/users_repo.hpp"
@@ -15,10 +15,11 @@ namespace dozor::handlers {
 struct Context {
   const http::Request& request;
   std::map<std::string, std::string> path;  // raw (still percent-encoded) captures
-  std::optional<db::users::User> user;      // set when the route requires auth
   App& app;
+};
 
-  const db::users::User& caller() const { return *user; }
+struct UserContext : Context {
+  const db::users::User& caller;  // authenticated (and admin on admin routes) by dispatch
 };
 
 }  // namespace dozor::handlers

@@ -10,20 +10,20 @@ using http::Response;
 Response health(Context& ctx);
 
 Response auth_login(Context& ctx);
-Response auth_verify(Context& ctx);
+Response auth_verify(UserContext& ctx);
 
-Response admin_list_users(Context& ctx);
-Response admin_create_user(Context& ctx);
-Response admin_update_user(Context& ctx);
-Response admin_delete_user(Context& ctx);
-Response admin_user_services(Context& ctx);
-Response admin_user_groups(Context& ctx);
-Response admin_user_channels(Context& ctx);
-Response admin_me(Context& ctx);
+Response admin_list_users(UserContext& ctx);
+Response admin_create_user(UserContext& ctx);
+Response admin_update_user(UserContext& ctx);
+Response admin_delete_user(UserContext& ctx);
+Response admin_user_services(UserContext& ctx);
+Response admin_user_groups(UserContext& ctx);
+Response admin_user_channels(UserContext& ctx);
+Response admin_me(UserContext& ctx);
 
-Response services_list(Context& ctx);
-Response services_create(Context& ctx);
-Response services_delete(Context& ctx);
-Response services_check(Context& ctx);
+Response services_list(UserContext& ctx);
+Response services_create(UserContext& ctx);
+Response services_delete(UserContext& ctx);
+Response services_check(UserContext& ctx);
 
 }  // namespace dozor::handlers

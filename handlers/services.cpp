@@ -8,14 +8,14 @@ namespace dozor::handlers {
 
 // Served from the worker's cache while the caller's services_rev (read with the token check)
 // is unchanged: a dashboard's polling costs one primary-key lookup, not the whole list.
-Response services_list(Context& ctx) {
-  const auto& user = ctx.caller();
+Response services_list(UserContext& ctx) {
+  const auto& user = ctx.caller;
   // created_at tells apart two users with the same id across a database reset.
   return ctx.app.responses.get_or_make("services:" + std::to_string(user.id) + ":" + user.created_at, user.services_rev,
                                        [&] { return json_list(monitor::list_services(ctx.app.db, user.id)); });
 }
 
-Response services_create(Context& ctx) {
+Response services_create(UserContext& ctx) {
   auto body = parse_json_body(ctx.request.body);
   Fields f(body);
   auto name = f.string("name", true, {1, 255});
@@ -24,7 +24,7 @@ Response services_create(Context& ctx) {
   auto active = f.boolean("is_active", false);
   f.finish();
   db::services::Service s;
-  s.user_id = ctx.caller().id;
+  s.user_id = ctx.caller.id;
   s.name = *name;
   s.url = *url;
   s.check_interval = interval.value_or(60);
@@ -32,16 +32,16 @@ Response services_create(Context& ctx) {
   return Response::json(encode(monitor::create_service(ctx.app.db, s)));
 }
 
-Response services_delete(Context& ctx) {
+Response services_delete(UserContext& ctx) {
   auto id = path_int(ctx.path.at("service_id"), "service_id");
-  monitor::delete_service(ctx.app.db, ctx.caller().id, id);
+  monitor::delete_service(ctx.app.db, ctx.caller.id, id);
   return Response::json({{"id", id}, {"deleted", true}});
 }
 
-Response services_check(Context& ctx) {
+Response services_check(UserContext& ctx) {
   auto id = path_int(ctx.path.at("service_id"), "service_id", 1);
-  auto slot = ctx.app.check_slots.acquire(ctx.caller().id);
-  auto result = monitor::check_service(ctx.app.db, ctx.app.egress, ctx.app.cfg.monitor.timeout, ctx.caller().id, id);
+  auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
+  auto result = monitor::check_service(ctx.app.db, ctx.app.egress, ctx.app.cfg.monitor.timeout, ctx.caller.id, id);
   return Response::json(encode(result));
 }
 

@@ -7,6 +7,7 @@
 #include "db/migrations.hpp"
 #include "engines/auth/auth_service.hpp"
 #include "engines/config/config.hpp"
+#include "engines/config/database_params.hpp"
 #include "engines/errors.hpp"
 #include "engines/users/user_admin.hpp"
 #include "handlers/validation.hpp"
@@ -22,8 +23,7 @@ constexpr const char* kUsage =
     "  config check                              validate the config file and the JWT key\n";
 
 dozor::db::Database open_db(const dozor::config::Config& cfg) {
-  const auto& d = cfg.database;
-  return dozor::db::Database({d.socket, d.host, d.port, d.name, d.user, d.password, d.connect_timeout});
+  return dozor::db::Database(dozor::config::connection_params(cfg, dozor::config::ProcessKind::Tool));
 }
 
 std::string read_password() {

@@ -69,7 +69,7 @@ LoginResult AuthService::login(const std::string& username, const std::string& p
           user = db::users::find_by_username(c, username);
         });
       },
-      false);
+      db::Retry::Never);
   if (wait > 0) throw TooManyAttempts("Too many failed login attempts; try again later", wait);
   // The column's collation ignores case and trailing spaces; a login name must match exactly.
   if (user && user->username != username) user.reset();
@@ -82,11 +82,12 @@ LoginResult AuthService::login(const std::string& username, const std::string& p
     burn_verification(password);
 
   if (ok) {
-    db_.run([&](db::Connection& c) { db::login_throttle::clear(c, username); });
+    db_.run([&](db::Connection& c) { db::login_throttle::clear(c, username); }, db::Retry::OnLostConnection);
     return {issue_token(*user), cfg_.token_lifetime, *user};
   }
   if (attempts >= cfg_.max_failures)
-    db_.run([&](db::Connection& c) { db::login_throttle::block_for(c, username, lockout_seconds(attempts)); });
+    db_.run([&](db::Connection& c) { db::login_throttle::block_for(c, username, lockout_seconds(attempts)); },
+            db::Retry::OnLostConnection);
   throw BadCredentials(kRefused);
 }
 
@@ -94,7 +95,7 @@ db::users::User AuthService::authenticate(std::string_view token) {
   auto claims = verify_jwt(token, key_, now_seconds());
   if (!claims) throw Unauthenticated("invalid token");
   std::optional<db::users::User> user;
-  db_.run([&](db::Connection& c) { user = db::users::find_by_id(c, claims->sub); });
+  db_.run([&](db::Connection& c) { user = db::users::find_by_id(c, claims->sub); }, db::Retry::OnLostConnection);
   if (!user || !user->is_active || user->token_version != claims->ver) throw Unauthenticated("revoked token");
   return *user;
 }

@@ -1,6 +1,7 @@
 #include "engines/config/config.hpp"
 
 #include <toml++/toml.h>
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -114,6 +115,9 @@ std::map<std::string, Setter> setters(Config& c) {
       {"database.user", string_setter(c.database.user)},
       {"database.password", string_setter(c.database.password)},
       {"database.connect_timeout", int_setter(c.database.connect_timeout, 1, 60)},
+      {"database.pool_size", int_setter(c.database.pool_size, 0, 64)},
+      {"database.pool_wait_ms", int_setter(c.database.pool_wait_ms, 1, 60000)},
+      {"database.statement_timeout", int_setter(c.database.statement_timeout, 1, 3600)},
       {"auth.jwt_secret_file", string_setter(c.auth.jwt_secret_file)},
       {"auth.token_lifetime", int_setter(c.auth.token_lifetime, 60, 30LL * 86400)},
       {"auth.max_failures", int_setter(c.auth.max_failures, 1, 1000)},
@@ -174,9 +178,20 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
     if (!it->second.from_text(entry.substr(eq + 1)))
       problems << "config: invalid value in " << entry.substr(0, eq) << "\n";
   }
-  if (c.server.workers == 0) c.server.workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (c.server.workers == 0)
+    c.server.workers = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxDefaultWorkers);
   if (!problems.str().empty()) throw ConfigError(problems.str());
   return c;
+}
+
+int pool_size_for(const Config& c, ProcessKind kind) {
+  if (c.database.pool_size > 0) return c.database.pool_size;
+  switch (kind) {
+    case ProcessKind::FcgiWorker: return std::max(2, kFcgiConnectionBudget / std::max(1, c.server.workers));
+    case ProcessKind::Daemon: return 8;
+    case ProcessKind::Tool: return 2;
+  }
+  return 2;
 }
 
 std::string resolve_path(std::string path) {

@@ -25,7 +25,19 @@ struct DatabaseConfig {
   std::string user = "dozor";
   std::string password;
   int connect_timeout = 3;
+  // Connections per process; 0 = automatic (see pool_size_for). The whole stack must stay under
+  // half of MariaDB's default max_connections (151) whatever the number of cores.
+  int pool_size = 0;
+  int pool_wait_ms = 2000;     // a request waits this long for a connection, then 503
+  int statement_timeout = 10;  // seconds; the server aborts a statement past it
 };
+
+// dozor-fcgi shares this many connections among all its workers.
+constexpr int kFcgiConnectionBudget = 48;
+// Default worker processes: the cores, at most this many (threads carry the concurrency).
+constexpr int kMaxDefaultWorkers = 8;
+
+enum class ProcessKind { FcgiWorker, Daemon, Tool };
 
 struct AuthConfig {
   std::string jwt_secret_file = "/etc/dozor/jwt.key";
@@ -66,6 +78,9 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env);
 
 // Reads the file (path empty → $DOZOR_CONFIG or /etc/dozor/dozor.toml) and the process environment.
 Config load(std::string path);
+
+// The pool size of one process of `kind`: database.pool_size when set, else automatic.
+int pool_size_for(const Config& c, ProcessKind kind);
 
 // The path load() would read.
 std::string resolve_path(std::string path);

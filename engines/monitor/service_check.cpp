@@ -32,7 +32,8 @@ bool is_available_status(int status) { return status >= 200 && status < 400; }
 CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int timeout_s, std::int64_t user_id,
                           std::int64_t service_id) {
   std::optional<db::services::Service> service;
-  db.run([&](db::Connection& c) { service = db::services::find_owned(c, user_id, service_id); });
+  db.run([&](db::Connection& c) { service = db::services::find_owned(c, user_id, service_id); },
+         db::Retry::OnLostConnection);
   if (!service) throw NotFound("Service not found");
 
   auto started = std::chrono::system_clock::now();
@@ -60,7 +61,7 @@ CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int
   db::services::CheckRecord rec{service_id,         user_id, sql_time, r.is_available, r.status_code,
                                 r.response_time_ms, r.error};
   // Not retried on a lost connection: a COMMIT that reached the server must not store twice.
-  db.run([&](db::Connection& c) { db::services::record_check(c, rec); }, false);
+  db.run([&](db::Connection& c) { db::services::record_check(c, rec); }, db::Retry::Never);
   return r;
 }
 

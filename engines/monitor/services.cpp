@@ -6,7 +6,7 @@ namespace dozor::monitor {
 
 std::vector<db::services::Service> list_services(db::Database& db, std::int64_t user_id) {
   std::vector<db::services::Service> out;
-  db.run([&](db::Connection& c) { out = db::services::list_by_user(c, user_id); });
+  db.run([&](db::Connection& c) { out = db::services::list_by_user(c, user_id); }, db::Retry::OnLostConnection);
   return out;
 }
 
@@ -17,13 +17,13 @@ db::services::Service create_service(db::Database& db, const db::services::Servi
         auto id = db::services::insert(c, s);
         created = db::services::find_owned(c, s.user_id, id);
       },
-      false);
+      db::Retry::Never);
   return *created;
 }
 
 void delete_service(db::Database& db, std::int64_t user_id, std::int64_t service_id) {
   bool removed = false;
-  db.run([&](db::Connection& c) { removed = db::services::remove_owned(c, user_id, service_id); }, false);
+  db.run([&](db::Connection& c) { removed = db::services::remove_owned(c, user_id, service_id); }, db::Retry::Never);
   if (!removed) throw NotFound("Service not found");
 }
 

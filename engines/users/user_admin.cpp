@@ -28,7 +28,7 @@ db::users::User create(db::Database& db, const NewUser& n) {
           auto id = db::users::insert(c, u);
           created = db::users::find_by_id(c, id);
         },
-        false);
+        db::Retry::Never);
   } catch (const db::DuplicateKey&) {
     throw Conflict("A user with this username or e-mail already exists");
   }
@@ -59,7 +59,7 @@ db::users::User update(db::Database& db, std::int64_t id, const Update& up) {
             result = db::users::find_by_id(c, id);
           });
         },
-        false);
+        db::Retry::Never);
   } catch (const db::DuplicateKey&) {
     throw Conflict("A user with this e-mail already exists");
   }
@@ -75,19 +75,19 @@ void remove(db::Database& db, std::int64_t id) {
           if (!db::users::remove(c, id)) throw NotFound("User not found");
         });
       },
-      false);
+      db::Retry::Never);
 }
 
 db::users::User get(db::Database& db, std::int64_t id) {
   std::optional<db::users::User> u;
-  db.run([&](db::Connection& c) { u = db::users::find_by_id(c, id); });
+  db.run([&](db::Connection& c) { u = db::users::find_by_id(c, id); }, db::Retry::OnLostConnection);
   if (!u) throw NotFound("User not found");
   return *u;
 }
 
 std::vector<db::users::User> list(db::Database& db) {
   std::vector<db::users::User> out;
-  db.run([&](db::Connection& c) { out = db::users::list(c); });
+  db.run([&](db::Connection& c) { out = db::users::list(c); }, db::Retry::OnLostConnection);
   return out;
 }
 

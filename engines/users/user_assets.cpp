@@ -9,10 +9,12 @@ namespace {
 template <typename List>
 auto owned(db::Database& db, std::int64_t user_id, List list) {
   decltype(list(std::declval<db::Connection&>(), user_id)) out;
-  db.run([&](db::Connection& c) {
-    if (!db::users::find_by_id(c, user_id)) throw NotFound("User not found");
-    out = list(c, user_id);
-  });
+  db.run(
+      [&](db::Connection& c) {
+        if (!db::users::find_by_id(c, user_id)) throw NotFound("User not found");
+        out = list(c, user_id);
+      },
+      db::Retry::OnLostConnection);
   return out;
 }
 

@@ -7,21 +7,33 @@ using namespace dozor::http;
 namespace {
 
 Handler named(std::string name) {
-  return [name](dozor::handlers::Context&) {
+  return PublicHandler([name](dozor::handlers::Context&) {
     Response r;
     r.body = name;
     return r;
-  };
+  });
+}
+
+Handler named_for_user(std::string name) {
+  return UserHandler([name](dozor::handlers::UserContext&) {
+    Response r;
+    r.body = name;
+    return r;
+  });
 }
 
 Router sample() {
   Router r;
-  r.add({"GET", "/api/services", named("list"), Access::User});
-  r.add({"POST", "/api/services", named("create"), Access::User});
-  r.add({"DELETE", "/api/services/{service_id:int}", named("delete"), Access::User});
-  r.add({"POST", "/api/services/{service_id:int}/check", named("check"), Access::User});
-  r.add({"POST", "/api/audit/{target_url:path}", named("audit"), Access::User});
-  r.add({"GET", "/api/audit/headers/{target_url:path}", named("headers"), Access::User});
+  r.add({"GET", "/api/services", named_for_user("list"), Access::User});
+  r.add({"POST", "/api/services", named_for_user("create"), Access::User});
+  r.add({"DELETE", "/api/services/{service_id:int}", named_for_user("delete"), Access::User});
+  r.add({"POST", "/api/services/{service_id:int}/check", named_for_user("check"), Access::User});
+  // Same method, overlapping shapes: the most specific must win whatever the order of adding.
+  r.add({"GET", "/api/audit/{target_url:path}", named("audit-any"), Access::Public});
+  r.add({"POST", "/api/audit/{target_url:path}", named("audit"), Access::Public});
+  r.add({"GET", "/api/audit/headers/{target_url:path}", named("headers"), Access::Public});
+  r.add({"GET", "/api/items/{item_id}", named("item"), Access::Public});
+  r.add({"GET", "/api/items/latest", named("latest"), Access::Public});
   return r;
 }
 
@@ -76,11 +88,33 @@ BOOST_AUTO_TEST_CASE(rest_capture_keeps_slashes_and_encoding) {
 }
 
 BOOST_AUTO_TEST_CASE(literal_beats_capture) {
+  // GET /api/audit/{target_url:path} would also take this path (target "headers/example.com").
   auto r = sample();
   auto m = r.match("GET", "/api/audit/headers/example.com");
   BOOST_REQUIRE(m.route);
   BOOST_TEST(m.route->pattern == "/api/audit/headers/{target_url:path}");
   BOOST_TEST(m.params.at("target_url") == "example.com");
+  auto other = r.match("GET", "/api/audit/example.com/headers");
+  BOOST_REQUIRE(other.route);
+  BOOST_TEST(other.route->pattern == "/api/audit/{target_url:path}");
+}
+
+BOOST_AUTO_TEST_CASE(literal_beats_parameter_added_before_it) {
+  auto r = sample();
+  auto m = r.match("GET", "/api/items/latest");
+  BOOST_REQUIRE(m.route);
+  BOOST_TEST(m.route->pattern == "/api/items/latest");
+  auto p = r.match("GET", "/api/items/7");
+  BOOST_REQUIRE(p.route);
+  BOOST_TEST(p.params.at("item_id") == "7");
+}
+
+BOOST_AUTO_TEST_CASE(handler_kind_must_match_the_access_of_its_route) {
+  Router r;
+  BOOST_CHECK_THROW(r.add({"GET", "/open", named_for_user("x"), Access::Public}), std::logic_error);
+  BOOST_CHECK_THROW(r.add({"GET", "/private", named("x"), Access::User}), std::logic_error);
+  BOOST_CHECK_THROW(r.add({"GET", "/admin", named("x"), Access::Admin}), std::logic_error);
+  BOOST_CHECK_NO_THROW(r.add({"GET", "/admin", named_for_user("x"), Access::Admin}));
 }
 
 BOOST_AUTO_TEST_CASE(rest_capture_needs_a_value) {
