@@ -1,6 +1,10 @@
 #pragma once
 // Versioned schema migrations: db/migrations/NNNN_name.sql, applied in order, each recorded in
-// schema_migrations. Running twice is a no-op; two runners at once serialise on a named lock.
+// schema_migrations with the sha256 of its text. Running twice is a no-op; two runners at once
+// serialise on a named lock. A file that cannot be read, a statement that fails, or an applied
+// migration whose file changed since stops the run with an error naming the file.
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +24,18 @@ std::vector<MigrationFile> list_migrations(const std::string& dir);
 
 // Splits a migration script into statements at ';' that end a line, outside quotes.
 std::vector<std::string> split_statements(const std::string& script);
+
+// The whole text of a migration file; throws DbError when it cannot be read or is empty.
+std::string read_migration(const MigrationFile& m);
+
+// Lowercase hex sha256 of `text`; throws DbError if OpenSSL fails.
+std::string sha256_hex(const std::string& text);
+
+// Problems with migrations already applied: `applied` maps version → stored checksum (nullopt
+// for rows recorded before checksums existed). One line per changed file.
+std::vector<std::string> changed_migrations(const std::map<int, std::optional<std::string>>& applied,
+                                            const std::vector<MigrationFile>& files,
+                                            const std::map<int, std::string>& file_checksums);
 
 // Applies what is missing; returns the versions applied now.
 std::vector<int> migrate(Database& db, const std::string& dir);

@@ -1,23 +1,15 @@
 #include "engines/auth/jwt.hpp"
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <sodium.h>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
+#include <stdexcept>
+
+#include "engines/auth/crypto.hpp"
 
 namespace dozor::auth {
 namespace {
-
-std::string hmac_sha256(std::string_view key, std::string_view data) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
-       data.size(), mac, &len);
-  return std::string(reinterpret_cast<const char*>(mac), len);
-}
 
 std::optional<std::int64_t> int_claim(const boost::json::object& o, const char* name) {
   auto* v = o.if_contains(name);
@@ -29,8 +21,9 @@ std::optional<std::int64_t> int_claim(const boost::json::object& o, const char* 
 
 std::string base64url_encode(std::string_view data) {
   std::string out(sodium_base64_encoded_len(data.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING), '\0');
-  sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(data.data()), data.size(),
-                    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+  if (sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(data.data()), data.size(),
+                        sodium_base64_VARIANT_URLSAFE_NO_PADDING) == nullptr)
+    throw std::runtime_error("base64 encoding failed");
   out.resize(std::char_traits<char>::length(out.c_str()));
   return out;
 }
@@ -52,7 +45,9 @@ std::string sign_jwt(const Claims& c, std::string_view key) {
   boost::json::object payload{
       {"sub", std::to_string(c.sub)}, {"name", c.name}, {"adm", c.adm}, {"iat", c.iat}, {"exp", c.exp}, {"ver", c.ver}};
   std::string signing_input = header + "." + base64url_encode(boost::json::serialize(payload));
-  return signing_input + "." + base64url_encode(hmac_sha256(key, signing_input));
+  auto mac = crypto::hmac_sha256(key, signing_input);
+  if (!mac) throw std::runtime_error("cannot sign the token: HMAC failed");
+  return signing_input + "." + base64url_encode(*mac);
 }
 
 std::optional<Claims> verify_jwt(std::string_view token, std::string_view key, std::int64_t now) {
@@ -71,9 +66,9 @@ std::optional<Claims> verify_jwt(std::string_view token, std::string_view key, s
   auto* alg = h.as_object().if_contains("alg");
   if (!alg || !alg->is_string() || alg->as_string() != "HS256") return std::nullopt;
 
-  std::string expected = hmac_sha256(key, token.substr(0, d2));
-  if (signature->size() != expected.size() || CRYPTO_memcmp(signature->data(), expected.data(), expected.size()) != 0)
-    return std::nullopt;
+  // A failed HMAC refuses the token; it is never compared as an empty MAC.
+  auto expected = crypto::hmac_sha256(key, token.substr(0, d2));
+  if (!expected || !crypto::equal_constant_time(*signature, *expected)) return std::nullopt;
 
   auto p = boost::json::parse(*payload, ec);
   if (ec || !p.is_object()) return std::nullopt;

@@ -17,6 +17,7 @@ struct Claims {
   std::int64_t ver = 0;  // user's token version at issue
 };
 
+// Throws std::runtime_error when the HMAC cannot be computed (no token is better than a bad one).
 std::string sign_jwt(const Claims& claims, std::string_view key);
 
 // nullopt for a malformed, forged, wrongly-signed or expired (exp <= now) token.

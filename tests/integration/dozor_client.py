@@ -97,6 +97,19 @@ def stack_config() -> dict:
         return {}
 
 
+def db_query(query: str) -> list[list[str]]:
+    """Runs SQL on the stack's database as its admin (unix-socket auth); rows as lists of text.
+    For tests that must see or seed what the API does not show."""
+    db = stack_config().get("database", {}).get("name", "dozor")
+    r = subprocess.run(
+        ["mariadb", "--no-defaults", "--socket=%s" % (STATE_DIR / "run" / "mysqld.sock"), "--batch",
+         "--skip-column-names", db, "-e", query],
+        capture_output=True, text=True, timeout=60)
+    if r.returncode != 0:
+        raise RuntimeError("SQL failed: %s\n%s" % (query, r.stderr))
+    return [line.split("\t") for line in r.stdout.splitlines()]
+
+
 def config_value(section: str, key: str, default):
     """A config value as the server sees it: DOZOR_<SECTION>_<KEY> overrides the file."""
     env = os.environ.get("DOZOR_%s_%s" % (section.upper(), key.upper()))

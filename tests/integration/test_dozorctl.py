@@ -28,6 +28,48 @@ class DozorctlTest(dc.DozorTestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("up to date", r.stdout)
 
+    def _migrations_copy(self) -> str:
+        """A copy of the stack's migrations directory that a test may edit."""
+        import shutil
+        src = subprocess.run([str(dc.BIN_DIR / "dozorctl"), "--config", str(CONFIG), "config", "check"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(src.returncode, 0, src.stderr)
+        repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        tmp = tempfile.mkdtemp(prefix="dozor-mig-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        for name in os.listdir(os.path.join(repo, "db", "migrations")):
+            shutil.copy(os.path.join(repo, "db", "migrations", name), tmp)
+        return tmp
+
+    def test_migrate_refuses_a_changed_applied_migration(self):
+        tmp = self._migrations_copy()
+        with open(os.path.join(tmp, "0001_init.sql"), "a") as f:
+            f.write("\n-- edited after it was applied\n")
+        r = dozorctl("migrate", env={"DOZOR_PATHS_MIGRATIONS": tmp})
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn("0001_init.sql was changed after it was applied", r.stderr)
+
+    def test_migrate_stops_at_an_unreadable_or_failing_migration_and_records_neither(self):
+        tmp = self._migrations_copy()
+        os.symlink(os.path.join(tmp, "missing.sql"), os.path.join(tmp, "0900_unreadable.sql"))
+        r = dozorctl("migrate", env={"DOZOR_PATHS_MIGRATIONS": tmp})
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn("cannot read migration", r.stderr)
+        os.unlink(os.path.join(tmp, "0900_unreadable.sql"))
+        with open(os.path.join(tmp, "0901_broken.sql"), "w") as f:
+            f.write("CREATE TABLE dozor_test_never (x INT);\nTHIS IS NOT SQL;\n")
+        self.addCleanup(dc.db_query, "DROP TABLE IF EXISTS dozor_test_never")
+        r = dozorctl("migrate", env={"DOZOR_PATHS_MIGRATIONS": tmp})
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn("0901_broken.sql failed at statement 2 of 2", r.stderr)
+        # Not recorded: the real migrations directory still reports nothing pending and no 0901.
+        r = dozorctl("migrate")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("901", r.stdout)
+        self.assertEqual(dc.db_query("SELECT COUNT(*) FROM schema_migrations WHERE version >= 900"), [["0"]])
+        sums = dc.db_query("SELECT COUNT(*) FROM schema_migrations WHERE checksum IS NULL OR LENGTH(checksum) <> 64")
+        self.assertEqual(sums, [["0"]], "every applied migration has its sha256")
+
     def test_config_check_accepts_the_stack_config(self):
         r = dozorctl("config", "check")
         self.assertEqual(r.returncode, 0, r.stderr)

@@ -72,3 +72,39 @@ BOOST_AUTO_TEST_CASE(base64url_round_trip) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// Failure injection: when HMAC fails, nothing verifies — in particular not a token whose
+// signature part is empty, which an ignored failure (empty expected MAC) would have accepted.
+#include "engines/auth/crypto.hpp"
+
+BOOST_AUTO_TEST_SUITE(jwt_crypto_failure)
+
+BOOST_AUTO_TEST_CASE(failed_hmac_refuses_a_valid_token) {
+  auto token = sign_jwt(sample(), kKey);
+  BOOST_REQUIRE(verify_jwt(token, kKey, 1500));
+  crypto::testing::fail_next(1);
+  BOOST_TEST(!verify_jwt(token, kKey, 1500).has_value());
+  BOOST_TEST(verify_jwt(token, kKey, 1500).has_value());  // only the injected call failed
+}
+
+BOOST_AUTO_TEST_CASE(failed_hmac_refuses_an_empty_signature) {
+  auto token = sign_jwt(sample(), kKey);
+  auto unsigned_token = token.substr(0, token.rfind('.') + 1);
+  BOOST_TEST(!verify_jwt(unsigned_token, kKey, 1500).has_value());
+  crypto::testing::fail_next(1);
+  BOOST_TEST(!verify_jwt(unsigned_token, kKey, 1500).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(failed_hmac_issues_no_token) {
+  crypto::testing::fail_next(1);
+  BOOST_CHECK_THROW(sign_jwt(sample(), kKey), std::runtime_error);
+}
+
+BOOST_AUTO_TEST_CASE(constant_time_equality_needs_equal_nonempty_strings) {
+  BOOST_TEST(crypto::equal_constant_time("abc", "abc"));
+  BOOST_TEST(!crypto::equal_constant_time("abc", "abd"));
+  BOOST_TEST(!crypto::equal_constant_time("abc", "ab"));
+  BOOST_TEST(!crypto::equal_constant_time("", ""));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
