@@ -24,9 +24,19 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+Response dispatch_body(const Router& router, App& app, const Request& req);
+
 }  // namespace
 
 Response dispatch(const Router& router, App& app, const Request& req) {
+  Response r = dispatch_body(router, app, req);
+  r.head_only = req.method == "HEAD";
+  return r;
+}
+
+namespace {
+
+Response dispatch_body(const Router& router, App& app, const Request& req) {
   try {
     auto m = router.match(req.method, req.raw_path);
     if (!m.route) {
@@ -49,5 +59,7 @@ Response dispatch(const Router& router, App& app, const Request& req) {
     return response_for_current_exception();
   }
 }
+
+}  // namespace
 
 }  // namespace dozor::http

@@ -5,16 +5,73 @@
 
 #include "db/errors.hpp"
 #include "engines/errors.hpp"
+#include "engines/secrets.hpp"
 #include "fcgi/http_error.hpp"
 
 namespace dozor::http {
 namespace {
 
+// An echoed input is an excerpt: strings cut at kEchoChars characters, at most kEchoItems
+// members or elements per level, kEchoDepth levels, and secret-named members masked. A 1 MiB
+// body thus answers with a few KiB, and a password sent in a bad body is never sent back.
+constexpr std::size_t kEchoChars = 128;
+constexpr std::size_t kEchoItems = 16;
+constexpr int kEchoDepth = 3;
+
+boost::json::value excerpt(const boost::json::value& v, int depth) {
+  if (v.is_string()) {
+    const auto& s = v.get_string();
+    std::size_t chars = 0, i = 0;
+    for (; i < s.size(); ++i)
+      if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && chars++ == kEchoChars) break;
+    if (i >= s.size()) return v;
+    return boost::json::string(std::string(s.data(), i) + "…");
+  }
+  if (v.is_object()) {
+    if (depth >= kEchoDepth) return boost::json::string("{…}");
+    boost::json::object out;
+    std::size_t n = 0;
+    for (const auto& [k, member] : v.get_object()) {
+      if (n++ == kEchoItems) {
+        out["…"] = "(more members not shown)";
+        break;
+      }
+      out[k] = secrets::is_secret_name(k) ? boost::json::value("****") : excerpt(member, depth + 1);
+    }
+    return out;
+  }
+  if (v.is_array()) {
+    if (depth >= kEchoDepth) return boost::json::string("[…]");
+    boost::json::array out;
+    for (const auto& e : v.get_array()) {
+      if (out.size() == kEchoItems) {
+        out.push_back("…");
+        break;
+      }
+      out.push_back(excerpt(e, depth + 1));
+    }
+    return out;
+  }
+  return v;
+}
+
+// The field a location names: its last string element ("password" in ["body", "password"]).
+bool names_a_secret(const boost::json::array& loc) {
+  for (auto it = loc.rbegin(); it != loc.rend(); ++it)
+    if (it->is_string()) return secrets::is_secret_name(it->get_string());
+  return false;
+}
+
 Response validation_response(const ValidationFailed& v) {
   boost::json::array detail;
   for (const auto& issue : v.issues) {
     boost::json::object item{{"type", issue.type}, {"loc", issue.loc}, {"msg", issue.msg}};
-    item["input"] = issue.input ? *issue.input : boost::json::value(nullptr);
+    if (!issue.input)
+      item["input"] = nullptr;
+    else if (names_a_secret(issue.loc))
+      item["input"] = "****";
+    else
+      item["input"] = excerpt(*issue.input, 0);
     if (!issue.ctx.empty()) item["ctx"] = issue.ctx;
     detail.push_back(std::move(item));
   }

@@ -50,13 +50,10 @@ ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& ou
 }
 
 void write_response(FCGX_Request& req, const http::Response& res) {
-  std::string head = "Status: " + std::to_string(res.status) + " " + http::reason_phrase(res.status) + "\r\n";
-  head += "Content-Type: " + res.content_type + "\r\n";
-  head += "Cache-Control: no-store\r\n";
-  for (const auto& [k, v] : res.headers) head += k + ": " + v + "\r\n";
-  head += "Content-Length: " + std::to_string(res.body.size()) + "\r\n\r\n";
+  std::string head = http::render_head(res);
   FCGX_PutStr(head.data(), static_cast<int>(head.size()), req.out);
-  if (!res.body.empty()) FCGX_PutStr(res.body.data(), static_cast<int>(res.body.size()), req.out);
+  auto body = http::body_to_send(res);
+  if (!body.empty()) FCGX_PutStr(body.data(), static_cast<int>(body.size()), req.out);
 }
 
 }  // namespace dozor::fcgi

@@ -93,8 +93,12 @@ RouteMatch Router::match(std::string_view method, std::string_view raw_path) con
     }
     if (!ok || i != segs.size()) continue;
     const Route& r = routes_[c.route_index];
-    if (r.method != method) {
-      if (std::find(allowed.begin(), allowed.end(), r.method) == allowed.end()) allowed.push_back(r.method);
+    // Every GET route answers HEAD too (RFC 9110 §9.3.2); the writer then sends no body.
+    bool head_as_get = method == "HEAD" && r.method == "GET";
+    if (r.method != method && !head_as_get) {
+      for (const std::string& m :
+           r.method == "GET" ? std::vector<std::string>{"GET", "HEAD"} : std::vector<std::string>{r.method})
+        if (std::find(allowed.begin(), allowed.end(), m) == allowed.end()) allowed.push_back(m);
       continue;
     }
     if (!best.route || score > best_score) {

@@ -39,7 +39,8 @@ struct RouteMatch {
 class Router {
  public:
   void add(Route r);
-  // route == nullptr: allowed empty → 404, else → 405 with those methods.
+  // route == nullptr: allowed empty → 404, else → 405 with those methods. HEAD matches the
+  // GET route of the path, and HEAD is listed beside every GET in `allowed`.
   RouteMatch match(std::string_view method, std::string_view raw_path) const;
   const std::vector<Route>& routes() const { return routes_; }
 

@@ -31,9 +31,25 @@ class HealthTest(dc.DozorTestCase):
         self.assertEqual(r.json["version"], "2.0.0", r)
 
     def test_head_on_health_has_no_body(self):
-        r = dc.request("HEAD", "/health")
-        self.assertIn(r.status, (200, 405), r)
-        self.assertEqual(r.body, b"", r)
+        got = dc.get("/health")
+        for path in ("/health", "/api/health", "/api/v1/health"):
+            r = dc.request("HEAD", path)
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual(r.body, b"", r)
+            self.assertEqual(r.header("Content-Type"), "application/json", r)
+        self.assertGreater(len(got.body), 0)
+
+    def test_head_on_every_get_route_answers_like_get(self):
+        token = dc.admin_token()
+        for path in ("/api/v1/services", "/api/services", "/api/auth/verify", "/api/admin/users", "/api/admin/me"):
+            g = dc.get(path, token=token)
+            h = dc.request("HEAD", path, token=token)
+            self.assertEqual(h.status, g.status, path)
+            self.assertEqual(h.body, b"", path)
+        self.assertEqual(dc.request("HEAD", "/api/v1/services").status, 401)
+        r = dc.request("PATCH", "/api/v1/services", token=token)
+        self.assertEqual(r.status, 405, r)
+        self.assertEqual(r.header("Allow"), "GET, HEAD, POST", r)
 
 
 class SecurityHeadersTest(dc.DozorTestCase):

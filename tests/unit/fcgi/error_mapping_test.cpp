@@ -67,3 +67,47 @@ BOOST_AUTO_TEST_CASE(validation_failure_lists_every_issue_in_fastapi_shape) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(validation_echo)
+
+namespace {
+boost::json::value first_input(const http::Response& r) {
+  return boost::json::parse(r.body).at("detail").at(0).at("input");
+}
+http::ValidationFailed failed(boost::json::array loc, boost::json::value input) {
+  return http::ValidationFailed({{"string_type", std::move(loc), "bad", std::move(input), {}}});
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_huge_input_is_echoed_as_a_bounded_excerpt) {
+  std::string big(1 << 20, 'a');
+  auto r = map(failed({"body", "name"}, boost::json::string(big)));
+  BOOST_TEST(r.status == 422);
+  BOOST_TEST(r.body.size() < 1024u);
+  BOOST_TEST(first_input(r).as_string().size() < 200u);
+  boost::json::array many;
+  for (int i = 0; i < 100000; ++i) many.push_back(i);
+  auto a = map(failed({"body"}, many));
+  BOOST_TEST(a.body.size() < 1024u);
+}
+
+BOOST_AUTO_TEST_CASE(a_secret_field_is_never_echoed) {
+  auto r = map(failed({"body", "password"}, "hunter2-secret"));
+  BOOST_TEST(r.body.find("hunter2") == std::string::npos);
+  BOOST_TEST(first_input(r).as_string() == "****");
+  // Nested in a body echoed whole: the member is masked at any depth.
+  boost::json::value body = {{"username", "ivan"}, {"params", {{"bot_token", "123:ABCDEF"}, {"chat_id", "5"}}}};
+  auto n = map(failed({"body"}, body));
+  BOOST_TEST(n.body.find("ABCDEF") == std::string::npos);
+  BOOST_TEST(n.body.find("ivan") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_cut_never_splits_a_utf8_character) {
+  std::string cyr;
+  for (int i = 0; i < 200; ++i) cyr += "\xD0\xB4";  // "д"
+  auto r = map(failed({"body", "name"}, boost::json::string(cyr)));
+  auto echoed = std::string(first_input(r).as_string());
+  BOOST_TEST(echoed.size() == 128u * 2 + std::string("…").size());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -53,7 +53,19 @@ BOOST_AUTO_TEST_CASE(wrong_method_lists_allowed_methods) {
   auto r = sample();
   auto m = r.match("PUT", "/api/services");
   BOOST_TEST(!m.route);
-  BOOST_TEST(m.allowed == (std::vector<std::string>{"GET", "POST"}), boost::test_tools::per_element());
+  BOOST_TEST(m.allowed == (std::vector<std::string>{"GET", "HEAD", "POST"}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(head_is_answered_by_the_get_route_and_listed_in_allow) {
+  auto r = sample();
+  auto m = r.match("HEAD", "/api/services");
+  BOOST_REQUIRE(m.route);
+  BOOST_TEST(m.route->method == "GET");
+  auto none = r.match("HEAD", "/api/services/1/check");  // POST only: no HEAD
+  BOOST_TEST(!none.route);
+  BOOST_TEST(none.allowed == (std::vector<std::string>{"POST"}), boost::test_tools::per_element());
+  auto put = r.match("PUT", "/api/services");
+  BOOST_TEST(put.allowed == (std::vector<std::string>{"GET", "HEAD", "POST"}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(unknown_path_has_no_allowed_methods) {

@@ -101,6 +101,14 @@ BOOST_AUTO_TEST_CASE(string_length_counts_characters_not_bytes) {
   BOOST_TEST(issues_of(R"({"p":"short"})", [](Fields& f) {
                f.string("p", true, {8, 256});
              }) == Types{"string_too_short"});
+  // Byte counting would pass these: 4 letters are 8 bytes, 5 letters are 10 bytes.
+  BOOST_TEST(issues_of(R"({"p":"пара"})", [](Fields& f) {
+               f.string("p", true, {8, 256});
+             }) == Types{"string_too_short"});
+  BOOST_TEST(issues_of(R"({"p":"пятьб"})", [](Fields& f) { f.string("p", true, {1, 5}); }).empty());
+  BOOST_TEST(issues_of(R"({"p":"шесть6"})", [](Fields& f) {
+               f.string("p", true, {1, 5});
+             }) == Types{"string_too_long"});
 }
 
 BOOST_AUTO_TEST_CASE(email_rules) {

@@ -1,0 +1,33 @@
+#include "engines/secrets.hpp"
+
+#include <array>
+#include <cctype>
+
+namespace dozor::secrets {
+
+bool is_secret_name(std::string_view name) {
+  std::string n;
+  for (char c : name) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u)) n += static_cast<char>(std::tolower(u));
+  }
+  // Whole words that are secrets by themselves, then fragments that make a name secret wherever
+  // they appear ("bot_token", "smtp_password", "x_api_key").
+  static constexpr std::array<std::string_view, 6> kWhole = {"key", "pass", "auth", "pin", "otp", "session"};
+  static constexpr std::array<std::string_view, 12> kPart = {"password", "passwd",     "passphrase", "token",
+                                                             "secret",   "apikey",     "privatekey", "authorization",
+                                                             "cookie",   "credential", "sessionid",  "accesskey"};
+  for (auto w : kWhole)
+    if (n == w) return true;
+  for (auto p : kPart)
+    if (n.find(p) != std::string::npos) return true;
+  return false;
+}
+
+std::string mask(std::string_view value) {
+  // Only the tail, and only when the value is long enough that two characters reveal little.
+  if (value.size() < 8) return "****";
+  return "****" + std::string(value.substr(value.size() - 2));
+}
+
+}  // namespace dozor::secrets
