@@ -30,6 +30,7 @@ constexpr int kStatementTimeout = 1969;  // MariaDB: max_statement_time exceeded
 
 [[noreturn]] void rethrow_sql(const sql::SQLException& e) {
   if (e.getErrorCode() == 1062) throw DuplicateKey(e.what());
+  if (e.getErrorCode() == 1452) throw MissingParent(e.what());
   if (e.getErrorCode() == kStatementTimeout) throw DbTimeout(e.what());
   if (is_connection_lost(e.getErrorCode())) throw DbUnavailable(e.what());
   throw DbError(std::string(e.what()) + " (MySQL error " + std::to_string(e.getErrorCode()) + ")");
@@ -83,20 +84,6 @@ void bind_optional(sql::PreparedStatement& st, unsigned index, const std::option
     st.setString(index, *v);
   else
     st.setNull(index, sql::DataType::VARCHAR);
-}
-
-std::size_t utf8_length(const std::string& s) {
-  std::size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
-std::string utf8_prefix(const std::string& s, std::size_t max_chars) {
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && chars++ == max_chars) return s.substr(0, i);
-  }
-  return s;
 }
 
 Connection::Connection(std::unique_ptr<sql::Connection> raw) : raw_(std::move(raw)) {}

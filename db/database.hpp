@@ -60,8 +60,6 @@ void bind_optional(sql::PreparedStatement& st, unsigned index, const std::option
 
 // At most `max_chars` UTF-8 characters of `s`, never cut inside a character (a VARCHAR(n)
 // counts characters, and a split sequence is an invalid string to MariaDB).
-std::string utf8_prefix(const std::string& s, std::size_t max_chars);
-std::size_t utf8_length(const std::string& s);
 
 class Connection {
  public:

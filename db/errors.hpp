@@ -23,5 +23,10 @@ struct DbTimeout : DbUnavailable {
 struct DuplicateKey : DbError {
   using DbError::DbError;
 };
+// A foreign key refused the write: the parent row is gone (MySQL error 1452), e.g. a service
+// deleted while its check was running.
+struct MissingParent : DbError {
+  using DbError::DbError;
+};
 
 }  // namespace dozor::db

@@ -3,6 +3,8 @@
 #include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
 
+#include "engines/text/utf8.hpp"
+
 namespace dozor::db::services {
 namespace {
 
@@ -90,7 +92,7 @@ void record_check(Connection& c, const CheckRecord& r) {
     ins.setBoolean(3, r.is_available);
     bind_optional(ins, 4, r.status_code);
     bind_optional(ins, 5, r.response_time_ms);
-    bind_optional(ins, 6, r.error ? std::optional(utf8_prefix(*r.error, 1024)) : std::nullopt);
+    bind_optional(ins, 6, r.error ? std::optional(text::utf8_prefix(*r.error, 1024)) : std::nullopt);
     ins.executeUpdate();
     auto& upd =
         c.prepare("UPDATE services SET last_status = ?, last_response_time = ?, last_checked_at = ? WHERE id = ?");

@@ -7,6 +7,7 @@
 
 #include "db/login_throttle_repo.hpp"
 #include "engines/auth/jwt.hpp"
+#include "engines/text/utf8.hpp"
 #include "engines/auth/password.hpp"
 #include "engines/errors.hpp"
 
@@ -49,7 +50,7 @@ std::int64_t AuthService::lockout_seconds(std::int64_t attempts) const {
 LoginResult AuthService::login(const std::string& username, const std::string& password) {
   constexpr const char* kRefused = "Incorrect username or password";
   // No account has a longer name (VARCHAR(64) counts characters): same answer, no database work.
-  if (username.empty() || db::utf8_length(username) > 64) {
+  if (username.empty() || text::utf8_length(username) > 64) {
     burn_verification(password);
     throw BadCredentials(kRefused);
   }

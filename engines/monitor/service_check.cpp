@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <ctime>
 
+#include "db/errors.hpp"
 #include "db/services_repo.hpp"
 #include "engines/errors.hpp"
 #include "engines/net/http_client.hpp"
+#include "engines/text/utf8.hpp"
 
 namespace dozor::monitor {
 namespace {
@@ -54,14 +56,20 @@ CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int
   }
   // A redirect loop or an answer cut short is not a working site, whatever the last status.
   if (!fetched.error.empty()) {
-    r.error = fetched.error;
+    // The text may quote what a remote server sent (a redirect target): store and answer
+    // it as valid UTF-8 whatever the bytes were.
+    r.error = text::to_valid_utf8(fetched.error);
     r.is_available = false;
   }
 
   db::services::CheckRecord rec{service_id,         user_id, sql_time, r.is_available, r.status_code,
                                 r.response_time_ms, r.error};
   // Not retried on a lost connection: a COMMIT that reached the server must not store twice.
-  db.run([&](db::Connection& c) { db::services::record_check(c, rec); }, db::Retry::Never);
+  try {
+    db.run([&](db::Connection& c) { db::services::record_check(c, rec); }, db::Retry::Never);
+  } catch (const db::MissingParent&) {
+    throw NotFound("Service not found");  // deleted while its check ran
+  }
   return r;
 }
 

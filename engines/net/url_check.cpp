@@ -5,6 +5,8 @@
 #include <boost/url/pct_string_view.hpp>
 #include <boost/url/url.hpp>
 
+#include "engines/text/utf8.hpp"
+
 namespace dozor::net {
 namespace {
 
@@ -13,6 +15,12 @@ std::string lower(std::string_view s) {
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
+}
+
+// A decoded host name must be text: valid UTF-8 without control characters (NUL included).
+bool is_plain_text(std::string_view s) {
+  return text::is_valid_utf8(s) &&
+         std::none_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
 UrlProblem parsing(const char* why) { return {"url_parsing", std::string("Input should be a valid URL, ") + why}; }
@@ -34,6 +42,11 @@ std::optional<UrlProblem> check_http_url(std::string_view url) {
   if (parsed->has_userinfo()) return parsing("credentials in the URL are not accepted");
   if (parsed->has_port() && (parsed->port_number() == 0 || parsed->port().size() > 5))
     return parsing("invalid port number");
+  if (parsed->host_type() == boost::urls::host_type::name && !is_plain_text(parsed->host_name()))
+    return parsing("invalid international domain name or characters");
+  // The limit is on what is stored: normalisation may add the "/" of an empty path.
+  if (normalize_http_url(url).size() > kMaxUrlLength)
+    return UrlProblem{"url_too_long", "URL should have at most 2083 characters"};
   return std::nullopt;
 }
 

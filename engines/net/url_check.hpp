@@ -13,7 +13,8 @@ struct UrlProblem {
 
 constexpr std::size_t kMaxUrlLength = 2083;
 
-// An absolute http(s) URL with a host, 1..2083 characters.
+// An absolute http(s) URL with a host that is text (valid UTF-8, no control characters once
+// decoded), 1..2083 characters before and after normalisation.
 std::optional<UrlProblem> check_http_url(std::string_view url);
 
 // A valid http(s) URL with its scheme and host in lower case ("HTTP://Example.COM/a" →

@@ -154,6 +154,26 @@ class _ServicesContract:
                 r = self.post_service({"name": "n", "url": url})
                 self.assertValidation(r, [(typ, ["body", "url"])])
 
+    def test_odd_urls_are_422_not_500(self):
+        # The limit holds for the stored (normalised) form: normalisation adds the "/" of an
+        # empty path, so 2083 characters without a path are one too many.
+        no_path = "https://example.com?" + "q" * (2083 - len("https://example.com?"))
+        self.assertEqual(len(no_path), 2083)
+        cases = {
+            no_path: "url_too_long",
+            "http://%ff.example/": "url_parsing",  # host bytes that are not UTF-8
+            "http://%c3%28.example/": "url_parsing",
+            "http://ex%00ample.com/": "url_parsing",
+        }
+        for url, typ in cases.items():
+            with self.subTest(url=url[:40], expected=typ):
+                r = self.post_service({"name": "n", "url": url})
+                self.assertValidation(r, [(typ, ["body", "url"])])
+
+    def test_url_with_utf8_host_is_accepted(self):
+        svc = self.create(url="http://%D0%BF%D1%80%D0%B8%D0%BC%D0%B5%D1%80.example/")
+        self.assertTrue(svc["url"].startswith("http://"), svc)
+
     def test_empty_url_is_422(self):
         r = self.post_service({"name": "n", "url": ""})
         self.assertValidationLoc(r, ["body", "url"])
@@ -298,6 +318,41 @@ class _ServicesContract:
             self.assertIs(res["is_available"], True, res)
             self.assertEqual(res["status_code"], 200, res)
             self.assertEqual([h["path"] for h in fx.hits()], ["/to-ok", "/ok"])
+
+    def test_redirect_to_a_location_that_is_not_utf8_is_a_recorded_error(self):
+        def bad_location(handler):
+            # http.server encodes header values as latin-1: "\xff" goes out as the raw byte 0xff.
+            return 302, {"Location": "http://\xff\xfe.example/x"}, ""
+
+        with dc.FixtureServer({"/bad": bad_location}) as fx:
+            svc = self.create(url=fx.url("/bad"))
+            res = self.assertOneShot(self.check(svc["id"]), svc["id"])
+            self.assertIs(res["is_available"], False, res)
+            self.assertIsInstance(res["error"], str, res)
+            listed = self.by_id(svc["id"])
+            self.assertEqual(listed["last_status"], "down", listed)
+
+    def test_service_deleted_while_its_check_runs(self):
+        started = threading.Event()
+        release = threading.Event()
+
+        def slow(handler):
+            started.set()
+            release.wait(10)
+            return 200, {}, "ok"
+
+        with dc.FixtureServer({"/slow": slow}) as fx:
+            svc = self.create(url=fx.url("/slow"))
+            out = {}
+            t = threading.Thread(target=lambda: out.setdefault("r", self.check(svc["id"])))
+            t.start()
+            self.assertTrue(started.wait(10))
+            self.assertEqual(dc.delete(self.p("/services/%d" % svc["id"]), token=self.alice.token).status, 200)
+            release.set()
+            t.join(15)
+        r = out["r"]
+        self.assertEqual(r.status, 404, r)
+        self.assertDetail(r, 404)
 
     def test_check_closed_port(self):
         svc = self.create(url="http://127.0.0.1:%d/" % dc.closed_port())
