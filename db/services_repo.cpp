@@ -53,10 +53,15 @@ std::optional<Service> find_owned(Connection& c, std::int64_t user_id, std::int6
   return read(*rs);
 }
 
-std::int64_t insert(Connection& c, const Service& s) {
-  std::int64_t id = 0;
+std::optional<std::int64_t> insert(Connection& c, const Service& s, int max_per_user) {
+  std::optional<std::int64_t> id;
   c.transaction([&] {
     bump_revision(c, s.user_id);  // first: the user row is every writer's first lock
+    // Counted under the user row's lock: concurrent creates cannot both pass the bound.
+    auto& count = c.prepare("SELECT COUNT(*) FROM services WHERE user_id = ?");
+    count.setInt64(1, s.user_id);
+    std::unique_ptr<sql::ResultSet> rs(count.executeQuery());
+    if (rs->next() && rs->getInt64(1) >= max_per_user) return;
     auto& st = c.prepare("INSERT INTO services (user_id, name, url, check_interval, is_active) VALUES (?, ?, ?, ?, ?)");
     st.setInt64(1, s.user_id);
     st.setString(2, s.name);

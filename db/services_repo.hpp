@@ -33,7 +33,8 @@ struct CheckRecord {
 std::vector<Service> list_by_user(Connection& c, std::int64_t user_id);
 std::optional<Service> find_owned(Connection& c, std::int64_t user_id, std::int64_t id);
 // Every write below also bumps the owner's users.services_rev, in the same transaction.
-std::int64_t insert(Connection& c, const Service& s);
+// The new id, or nothing when the owner already has max_per_user services.
+std::optional<std::int64_t> insert(Connection& c, const Service& s, int max_per_user);
 bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id);
 // Stores one check and the service's latest state, in one transaction.
 void record_check(Connection& c, const CheckRecord& r);

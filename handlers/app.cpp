@@ -1,17 +1,34 @@
 #include "handlers/app.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "engines/config/database_params.hpp"
 
 namespace dozor {
-namespace {}  // namespace
+namespace {
+
+monitor::SlotLimits slot_limits(const config::Config& cfg) {
+  monitor::SlotLimits l;
+  int threads = cfg.server.workers * cfg.server.threads;
+  l.global = cfg.limits.check_slots > 0 ? cfg.limits.check_slots : std::max(1, threads / 2);
+  l.per_user = cfg.limits.check_slots_per_user;
+  l.per_process = std::max(1, cfg.server.threads / 2);
+  return l;
+}
+
+// Beside the FastCGI socket: a runtime directory every worker can write.
+std::string slots_file(const config::Config& cfg) {
+  return (std::filesystem::path(cfg.server.socket).parent_path() / "check-slots").string();
+}
+
+}  // namespace
 
 App::App(config::Config c)
     : cfg(std::move(c)),
       db(config::connection_params(cfg, config::ProcessKind::FcgiWorker)),
       auth(db, cfg.auth, auth::load_jwt_key(cfg.auth.jwt_secret_file)),
       egress(cfg.scanner.allow_private_targets),
-      check_slots(std::max(1, cfg.server.threads / 4), 2) {}
+      check_slots(slots_file(cfg), slot_limits(cfg)) {}
 
 }  // namespace dozor

@@ -17,7 +17,7 @@ struct App {
   auth::AuthService auth;
   net::EgressPolicy egress;
   handlers::ResponseCache responses;
-  monitor::CheckSlots check_slots;  // a quarter of the threads, two per user
+  monitor::CheckSlots check_slots;  // shared by every worker process (limits.check_slots*)
 
   explicit App(config::Config c);
 };

@@ -29,7 +29,7 @@ Response services_create(UserContext& ctx) {
   s.url = *url;
   s.check_interval = interval.value_or(60);
   s.is_active = active.value_or(true);
-  return Response::json(encode(monitor::create_service(ctx.app.db, s)));
+  return Response::json(encode(monitor::create_service(ctx.app.db, s, ctx.app.cfg.limits.services_per_user)));
 }
 
 Response services_delete(UserContext& ctx) {

@@ -123,6 +123,9 @@ std::map<std::string, Setter> setters(Config& c) {
       {"auth.max_failures", int_setter(c.auth.max_failures, 1, 1000)},
       {"auth.lockout_seconds", int_setter(c.auth.lockout_seconds, 1, 86400)},
       {"monitor.timeout", int_setter(c.monitor.timeout, 1, 300)},
+      {"limits.services_per_user", int_setter(c.limits.services_per_user, 1, 1000000)},
+      {"limits.check_slots", int_setter(c.limits.check_slots, 0, 4096)},
+      {"limits.check_slots_per_user", int_setter(c.limits.check_slots_per_user, 1, 16)},
       {"scanner.allow_private_targets", bool_setter(c.scanner.allow_private_targets)},
       {"paths.migrations", string_setter(c.paths.migrations)},
   };

@@ -50,6 +50,13 @@ struct MonitorConfig {
   int timeout = 10;
 };
 
+// Per-user and global bounds that keep a few users from starving the rest.
+struct LimitsConfig {
+  int services_per_user = 1000;
+  int check_slots = 0;  // one-shot checks at once, all workers together; 0 = workers × threads / 2
+  int check_slots_per_user = 2;
+};
+
 struct ScannerConfig {
   bool allow_private_targets = false;
 };
@@ -63,6 +70,7 @@ struct Config {
   DatabaseConfig database;
   AuthConfig auth;
   MonitorConfig monitor;
+  LimitsConfig limits;
   ScannerConfig scanner;
   PathsConfig paths;
 };

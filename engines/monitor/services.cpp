@@ -10,14 +10,19 @@ std::vector<db::services::Service> list_services(db::Database& db, std::int64_t 
   return out;
 }
 
-db::services::Service create_service(db::Database& db, const db::services::Service& s) {
+db::services::Service create_service(db::Database& db, const db::services::Service& s, int max_per_user) {
   std::optional<db::services::Service> created;
+  bool full = false;
   db.run(
       [&](db::Connection& c) {
-        auto id = db::services::insert(c, s);
-        created = db::services::find_owned(c, s.user_id, id);
+        auto id = db::services::insert(c, s, max_per_user);
+        if (id)
+          created = db::services::find_owned(c, s.user_id, *id);
+        else
+          full = true;
       },
       db::Retry::Never);
+  if (full) throw Conflict("Service limit reached: at most " + std::to_string(max_per_user) + " services per user");
   return *created;
 }
 

@@ -9,7 +9,8 @@
 namespace dozor::monitor {
 
 std::vector<db::services::Service> list_services(db::Database& db, std::int64_t user_id);
-db::services::Service create_service(db::Database& db, const db::services::Service& s);
+// Throws Conflict when the owner already has max_per_user services.
+db::services::Service create_service(db::Database& db, const db::services::Service& s, int max_per_user);
 void delete_service(db::Database& db, std::int64_t user_id, std::int64_t service_id);
 
 }  // namespace dozor::monitor

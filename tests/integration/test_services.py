@@ -390,6 +390,59 @@ class _ServicesContract:
                 self.assertRegex(res["error"], EGRESS_RE, res)
                 self.assertLess(time.monotonic() - t0, 5, "refusal should not wait for a connect")
 
+    # ------------------------------------------------------------------ limits
+
+    def test_service_limit_per_user_at_n_and_n_plus_1(self):
+        user = self.new_user("cap")
+        limit = int(dc.config_value("limits", "services_per_user", 1000))
+        # Seed all but one directly (paused, so nothing checks them), then cross the bound via the API.
+        dc.db_query(
+            "INSERT INTO services (user_id, name, url, check_interval, is_active)"
+            " SELECT %d, CONCAT('seed', seq), 'http://127.0.0.1:9/', 3600, 0 FROM seq_1_to_%d"
+            % (user.id, limit - 1)
+        )
+        r = dc.post(self.p("/services"), {"name": "last", "url": "http://127.0.0.1:9/"}, token=user.token)
+        self.assertEqual(r.status, 200, r)  # the N-th
+        r = dc.post(self.p("/services"), {"name": "over", "url": "http://127.0.0.1:9/"}, token=user.token)
+        self.assertDetail(r, 409)  # the N+1-th
+        self.assertIn(str(limit), r.json["detail"])
+        self.assertEqual(len(self.listing(user)), limit)
+
+    def test_one_user_holds_at_most_two_check_slots_across_workers(self):
+        started = threading.Semaphore(0)
+        release = threading.Event()
+
+        def slow(handler):
+            started.release()
+            release.wait(10)
+            return 200, {}, "ok"
+
+        user = self.new_user("slots")
+        with dc.FixtureServer({"/slow": slow}) as fx:
+            ids = [self.create(user, url=fx.url("/slow"))["id"] for _ in range(5)]
+            results = {}
+            threads = [threading.Thread(target=lambda i=i: results.__setitem__(i, self.check(i, user)))
+                       for i in ids]
+            for t in threads:
+                t.start()
+            # Two checks reach the target; the rest are refused at once, whichever worker took them.
+            self.assertTrue(started.acquire(timeout=10))
+            self.assertTrue(started.acquire(timeout=10))
+            dc.wait_until(lambda: len(results) >= 3, 10)
+            refused = [r for r in results.values() if r.status == 429]
+            self.assertEqual(len(refused), 3, results)
+            for r in refused:
+                self.assertEqual(r.header("Retry-After"), "2", r)
+            other = self.new_user("other")
+            svc = self.create(other, url=fx.url("/slow"))
+            t_other = threading.Thread(target=lambda: results.__setitem__("other", self.check(svc["id"], other)))
+            t_other.start()
+            self.assertTrue(started.acquire(timeout=10), "another user must still get a slot")
+            release.set()
+            for t in threads + [t_other]:
+                t.join(15)
+        self.assertEqual(sorted(r.status for r in results.values()), [200, 200, 200, 429, 429, 429])
+
     # ------------------------------------------------------------------ isolation
 
     def test_users_cannot_see_delete_or_check_each_others_services(self):
