@@ -113,6 +113,45 @@ class ResilienceTest(dc.DozorTestCase):
         if not recycling:
             self.assertEqual(dc.worker_pids(), workers, "workers died during the outage")
 
+    def test_1b_frozen_database_gives_503_with_retry_after_within_a_bound(self):
+        # A frozen server (SIGSTOP) accepts nothing and answers nothing: only the statement
+        # timeout, the connection read timeout and the pool's wait deadline bound a request.
+        pid = int((dc.STATE_DIR / "run" / "mariadb.pid").read_text().strip())
+        token = self.user.token
+        self.assertEqual(dc.get("/api/v1/services", token=token).status, 200)
+        timeout = int(dc.config_value("database", "statement_timeout", 10))
+        bound = timeout + 2 + 4  # read timeout (statement timeout + 2) and some slack
+        results = []
+        lock = threading.Lock()
+
+        def call():
+            t0 = time.monotonic()
+            try:
+                r = dc.get("/api/v1/services", token=token, timeout=60)
+            except OSError as e:
+                r = e
+            with lock:
+                results.append((time.monotonic() - t0, r))
+
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            threads = [threading.Thread(target=call) for _ in range(12)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(90)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        self.assertEqual(len(results), 12)
+        for elapsed, r in results:
+            self.assertNotIsInstance(r, OSError, r)
+            self.assertLess(elapsed, bound, "a request hung %.1f s on a frozen database" % elapsed)
+            self.assertDetail(r, 503)
+            self.assertTrue(r.header("Retry-After"), r)
+        self.assertTrue(dc.wait_until(lambda: _health_status() == 200, 60, 0.5))
+        for i in range(20):
+            self.assertEqual(dc.get("/api/v1/services", token=token).status, 200, "request %d after thaw" % i)
+
     # ------------------------------------------------------------------ worker killed under load
 
     def test_2_worker_killed_under_load_is_respawned(self):
