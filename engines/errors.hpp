@@ -24,8 +24,7 @@ struct BadCredentials : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 struct TooManyAttempts : std::runtime_error {
-  TooManyAttempts(std::string msg, long retry_after_s)
-      : std::runtime_error(std::move(msg)), retry_after(retry_after_s) {}
+  TooManyAttempts(const std::string& msg, long retry_after_s) : std::runtime_error(msg), retry_after(retry_after_s) {}
   long retry_after;
 };
 // A dependency (the database) cannot be reached; the request may be retried later.

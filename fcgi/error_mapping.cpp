@@ -84,7 +84,7 @@ Response unauthenticated() {
 
 }  // namespace
 
-Response response_for(std::exception_ptr e) {
+Response response_for(const std::exception_ptr& e) {
   try {
     std::rethrow_exception(e);
   } catch (const ValidationFailed& v) {

@@ -11,7 +11,7 @@
 namespace dozor::http {
 
 struct HttpError : std::runtime_error {
-  HttpError(int status_code, std::string detail) : std::runtime_error(std::move(detail)), status(status_code) {}
+  HttpError(int status_code, const std::string& detail) : std::runtime_error(detail), status(status_code) {}
   int status;
   std::vector<std::pair<std::string, std::string>> headers;
 };

@@ -98,7 +98,7 @@ std::string head_of(const Response& r) {
   std::string head = "Status: " + std::to_string(r.status) + " " + reason_phrase(r.status) + "\r\n";
   head += "Content-Type: " + r.content_type + "\r\n";
   if (!r.cache_control.empty()) head += "Cache-Control: " + r.cache_control + "\r\n";
-  for (const auto& [k, v] : r.headers) head += k + ": " + v + "\r\n";
+  for (const auto& [k, v] : r.headers) head.append(k).append(": ").append(v).append("\r\n");
   head += "Content-Length: " + std::to_string(r.body.size()) + "\r\n\r\n";
   return head;
 }

@@ -7,9 +7,9 @@
 
 #include "db/login_throttle_repo.hpp"
 #include "engines/auth/jwt.hpp"
-#include "engines/text/utf8.hpp"
 #include "engines/auth/password.hpp"
 #include "engines/errors.hpp"
+#include "engines/text/utf8.hpp"
 
 namespace dozor::auth {
 namespace {

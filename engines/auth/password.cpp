@@ -7,7 +7,7 @@ namespace dozor::auth {
 namespace {
 
 constexpr unsigned long long kOpsLimit = 2;
-constexpr std::size_t kMemLimit = 19u * 1024u * 1024u;
+constexpr std::size_t kMemLimit = std::size_t{19} * 1024 * 1024;
 
 void ensure_sodium() {
   static const bool ok = sodium_init() >= 0;

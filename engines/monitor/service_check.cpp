@@ -41,7 +41,7 @@ CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int
   auto started = std::chrono::system_clock::now();
   net::FetchOptions opts;
   opts.timeout = std::chrono::seconds(timeout_s);
-  opts.max_body = 64 * 1024;  // availability needs the status, not the page
+  opts.max_body = std::size_t{64} * 1024;  // availability needs the status, not the page
   auto fetched = net::fetch(service->url, egress, opts);
 
   CheckResult r;

@@ -98,6 +98,14 @@ class SecurityHeadersTest(dc.DozorTestCase):
                 self.assertEqual(len(corp), 1, r)
                 self.assertIn(corp[0].strip().lower(), {"same-origin", "same-site"}, r)
 
+    def test_api_answers_are_never_cached(self):
+        # Answers carry tokens and per-user data: one Cache-Control, decided by the backend.
+        for label, r in self._responses().items():
+            if "from nginx" in label:
+                continue
+            with self.subTest(response=label):
+                self.assertEqual(r.header_all("Cache-Control"), ["no-store"], r)
+
     def test_api_errors_are_json(self):
         r = dc.get("/api/no-such-route")
         self.assertDetail(r, 404)

@@ -1,0 +1,38 @@
+# shellcheck shell=bash
+# A private test stack for scripts/test and scripts/test-variant: started from one build
+# directory's binaries, on its own ports and state directory, with the environment the
+# integration and browser tests read.
+
+# halt_on_error: the first report ends the process, so it cannot scroll by unnoticed.
+export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+# test_stack_start BIN_DIR STATE HTTPS_PORT HTTP_PORT
+test_stack_start() {
+  local bin=$1 state=$2 https=$3 http=$4
+  scripts/stackctl "$state" stop # a stack left over by an interrupted run
+  rm -rf "$state"
+  BIN_DIR=$bin DOZOR_HTTPS_PORT=$https DOZOR_HTTP_PORT=$http scripts/stackctl "$state" start
+  export DOZOR_TEST_BASE_URL=https://127.0.0.1:$https
+  export DOZOR_TEST_HTTP_URL=http://127.0.0.1:$http
+  export DOZOR_TEST_STATE=$state
+  export DOZOR_TEST_STACKCTL=$PWD/scripts/stackctl
+  export DOZOR_TEST_BIN_DIR=$bin
+  DOZOR_TEST_ADMIN_PASSWORD=$(cat "$state/admin-password")
+  export DOZOR_TEST_ADMIN_PASSWORD
+}
+
+# A server process that hits a sanitizer error or crashes dies and is respawned by the pool,
+# and the tests may still pass: the logs are the evidence, read after the stack stopped
+# (leak reports are written at exit). SIGKILL is not a crash (the resilience test sends it);
+# SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL are.
+test_stack_crash_reports() {
+  local state=$1
+  local logs=("$state"/log/*.log)
+  local pattern='ERROR: (Address|Leak)Sanitizer|WARNING: ThreadSanitizer|runtime error:|killed by signal (4|6|7|8|11)$'
+  grep -q -E "$pattern" "${logs[@]}" 2>/dev/null || return 0
+  warn "sanitizer reports or crashes in the stack's logs ($state/log):"
+  grep -n -E -A 25 -m 3 "$pattern" "${logs[@]}" >&2 || true
+  return 1
+}
