@@ -17,9 +17,8 @@ monitor::SlotLimits slot_limits(const config::Config& cfg) {
   return l;
 }
 
-// Beside the FastCGI socket: a runtime directory every worker can write.
 std::string slots_file(const config::Config& cfg) {
-  return (std::filesystem::path(cfg.server.socket).parent_path() / "check-slots").string();
+  return (std::filesystem::path(cfg.server.state_dir) / "check-slots").string();
 }
 
 }  // namespace

@@ -108,6 +108,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"server.max_requests", int_setter(c.server.max_requests, 0, kBig)},
       {"server.max_body", int_setter(c.server.max_body, 1024, 256LL << 20)},  // read whole: keep it bounded
       {"server.shutdown_timeout", int_setter(c.server.shutdown_timeout, 0, 3600)},
+      {"server.state_dir", string_setter(c.server.state_dir)},
       {"database.socket", string_setter(c.database.socket)},
       {"database.host", string_setter(c.database.host)},
       {"database.port", int_setter(c.database.port, 1, 65535)},

@@ -15,6 +15,8 @@ struct ServerConfig {
   std::int64_t max_requests = 0;
   std::int64_t max_body = 1 << 20;
   int shutdown_timeout = 10;
+  // Files the workers share (the check slots); the service's StateDirectory when packaged.
+  std::string state_dir = "/var/lib/dozor";
 };
 
 struct DatabaseConfig {

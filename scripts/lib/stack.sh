@@ -94,6 +94,8 @@ socket = "$FCGI_SOCK"
 # 0666: nginx workers run as another user when the stack is started by root.
 socket_mode = "0666"
 workers = 2
+# Where workers share state files (check slots); beside the socket in a dev stack.
+state_dir = "$RUN"
 # More threads than nginx can pin with kept connections (2 nginx workers x keepalive 32),
 # so transient connections always find a free thread (docs/decisions.md).
 threads = 48
@@ -135,6 +137,9 @@ stack_init() {
   write_stack_env
   write_secrets
   write_config
+  # Configs written before server.state_dir existed: add it (the default is the package's
+  # /var/lib/dozor, which a dev stack cannot write).
+  grep -q '^state_dir' "$CONF" || sed -i "s|^\[server\]\$|[server]\nstate_dir = \"$RUN\"|" "$CONF"
   mariadb_init
   nginx_render >/dev/null
   say "notice: this stack sets scanner.allow_private_targets = true (dev/test only: checks may reach loopback and private addresses)"
