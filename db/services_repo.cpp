@@ -8,9 +8,12 @@
 namespace dozor::db::services {
 namespace {
 
+// The latest check comes from service_state (written by checks without touching services).
 constexpr const char* kColumns =
-    "SELECT id, user_id, name, url, check_interval, is_active, last_status, last_response_time,"
-    " DATE_FORMAT(last_checked_at, '%Y-%m-%dT%H:%i:%sZ') AS last_checked_at FROM services ";
+    "SELECT s.id, s.user_id, s.name, s.url, s.check_interval, s.is_active,"
+    " IF(st.last_checked_at IS NULL, NULL, IF(st.last_available, 'up', 'down')), st.last_response_time,"
+    " DATE_FORMAT(st.last_checked_at, '%Y-%m-%dT%H:%i:%sZ') AS last_checked_at"
+    " FROM services s LEFT JOIN service_state st ON st.service_id = s.id ";
 
 Service read(sql::ResultSet& rs) {
   Service s;
@@ -36,7 +39,7 @@ void bump_revision(Connection& c, std::int64_t user_id) {
 }  // namespace
 
 std::vector<Service> list_by_user(Connection& c, std::int64_t user_id) {
-  auto& st = c.prepare(std::string(kColumns) + "WHERE user_id = ? ORDER BY id");
+  auto& st = c.prepare(std::string(kColumns) + "WHERE s.user_id = ? ORDER BY s.id");
   st.setInt64(1, user_id);
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
   std::vector<Service> out;
@@ -45,7 +48,7 @@ std::vector<Service> list_by_user(Connection& c, std::int64_t user_id) {
 }
 
 std::optional<Service> find_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
-  auto& st = c.prepare(std::string(kColumns) + "WHERE user_id = ? AND id = ?");
+  auto& st = c.prepare(std::string(kColumns) + "WHERE s.user_id = ? AND s.id = ?");
   st.setInt64(1, user_id);
   st.setInt64(2, id);
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
@@ -87,8 +90,9 @@ bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
 }
 
 void record_check(Connection& c, const CheckRecord& r) {
+  // No revision bump and no write to services: a check touches only its own rows, so it never
+  // queues behind (or blocks) the owner's edits.
   c.transaction([&] {
-    bump_revision(c, r.user_id);  // first: the user row is every writer's first lock
     auto& ins = c.prepare(
         "INSERT INTO checks (service_id, checked_at, is_available, status_code, response_time_ms, error)"
         " VALUES (?, ?, ?, ?, ?, ?)");
@@ -99,12 +103,18 @@ void record_check(Connection& c, const CheckRecord& r) {
     bind_optional(ins, 5, r.response_time_ms);
     bind_optional(ins, 6, r.error ? std::optional(text::utf8_prefix(*r.error, 1024)) : std::nullopt);
     ins.executeUpdate();
-    auto& upd =
-        c.prepare("UPDATE services SET last_status = ?, last_response_time = ?, last_checked_at = ? WHERE id = ?");
-    upd.setString(1, r.is_available ? "up" : "down");
-    bind_optional(upd, 2, r.response_time_ms);
-    upd.setString(3, r.checked_at);
-    upd.setInt64(4, r.service_id);
+    // The latest check for the list; dozord's debounced state and schedule are left alone.
+    auto& upd = c.prepare(
+        "INSERT INTO service_state (service_id, next_check_at, last_checked_at, last_available, last_response_time,"
+        " last_error) SELECT id, NOW(3) + INTERVAL check_interval SECOND, ?, ?, ?, ? FROM services WHERE id = ?"
+        " ON DUPLICATE KEY UPDATE last_checked_at = VALUES(last_checked_at),"
+        " last_available = VALUES(last_available), last_response_time = VALUES(last_response_time),"
+        " last_error = VALUES(last_error)");
+    upd.setString(1, r.checked_at);
+    upd.setBoolean(2, r.is_available);
+    bind_optional(upd, 3, r.response_time_ms);
+    bind_optional(upd, 4, r.error ? std::optional(text::utf8_prefix(*r.error, 1024)) : std::nullopt);
+    upd.setInt64(5, r.service_id);
     upd.executeUpdate();
   });
 }

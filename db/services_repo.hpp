@@ -32,7 +32,8 @@ struct CheckRecord {
 
 std::vector<Service> list_by_user(Connection& c, std::int64_t user_id);
 std::optional<Service> find_owned(Connection& c, std::int64_t user_id, std::int64_t id);
-// Every write below also bumps the owner's users.services_rev, in the same transaction.
+// Creates and deletes bump the owner's users.services_rev first (the user row is their first
+// lock, so concurrent writers queue instead of deadlocking); a check result writes no user row.
 // The new id, or nothing when the owner already has max_per_user services.
 std::optional<std::int64_t> insert(Connection& c, const Service& s, int max_per_user);
 bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id);

@@ -7,7 +7,6 @@
 #include "engines/config/config.hpp"
 #include "engines/monitor/check_slots.hpp"
 #include "engines/net/egress_policy.hpp"
-#include "handlers/response_cache.hpp"
 
 namespace dozor {
 
@@ -16,7 +15,6 @@ struct App {
   db::Database db;
   auth::AuthService auth;
   net::EgressPolicy egress;
-  handlers::ResponseCache responses;
   monitor::CheckSlots check_slots;  // shared by every worker process (limits.check_slots*)
 
   explicit App(config::Config c);

@@ -124,6 +124,12 @@ std::map<std::string, Setter> setters(Config& c) {
       {"auth.max_failures", int_setter(c.auth.max_failures, 1, 1000)},
       {"auth.lockout_seconds", int_setter(c.auth.lockout_seconds, 1, 86400)},
       {"monitor.timeout", int_setter(c.monitor.timeout, 1, 300)},
+      {"monitor.failures_to_down", int_setter(c.monitor.failures_to_down, 1, 100)},
+      {"monitor.successes_to_up", int_setter(c.monitor.successes_to_up, 1, 100)},
+      {"monitor.location", string_setter(c.monitor.location)},
+      {"monitor.lease_seconds", int_setter(c.monitor.lease_seconds, 5, 3600)},
+      {"monitor.max_in_flight", int_setter(c.monitor.max_in_flight, 1, 100000)},
+      {"monitor.retention_days", int_setter(c.monitor.retention_days, 1, 3650)},
       {"limits.services_per_user", int_setter(c.limits.services_per_user, 1, 1000000)},
       {"limits.check_slots", int_setter(c.limits.check_slots, 0, 4096)},
       {"limits.check_slots_per_user", int_setter(c.limits.check_slots_per_user, 1, 16)},
@@ -184,6 +190,10 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
   }
   if (c.server.workers == 0)
     c.server.workers = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxDefaultWorkers);
+  // A lease shorter than a check (plus time to store it) would hand a service to a second
+  // dozord while the first is still checking it.
+  if (c.monitor.lease_seconds < c.monitor.timeout + 5)
+    problems << "config: monitor.lease_seconds must be at least monitor.timeout + 5\n";
   if (!problems.str().empty()) throw ConfigError(problems.str());
   return c;
 }

@@ -1,0 +1,197 @@
+#include "engines/monitor/daemon.hpp"
+
+#include <sodium.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <iostream>
+#include <vector>
+
+#include "db/errors.hpp"
+#include "db/monitor_repo.hpp"
+#include "engines/monitor/debounce.hpp"
+#include "engines/monitor/service_check.hpp"
+#include "engines/net/multi_fetch.hpp"
+
+namespace dozor::monitor {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+constexpr auto kClaimEvery = 1s;
+constexpr auto kHeartbeatEvery = 10s;
+constexpr auto kStateRowsEvery = 5s;
+constexpr auto kPurgeEvery = 1h;
+constexpr auto kFlushEvery = 500ms;
+constexpr auto kAliveEvery = 5s;
+constexpr std::size_t kFlushAt = 200;        // results per write transaction
+constexpr std::size_t kMaxUnstored = 20000;  // results kept while the database is away
+constexpr int kClaimBatch = 500;
+
+std::string sql_now(std::time_t* epoch_out) {
+  auto now = std::chrono::system_clock::now();
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  if (epoch_out) *epoch_out = secs;
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[40];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return std::string(buf) + "." + std::to_string(1000 + ms % 1000).substr(1);
+}
+
+std::string make_owner() {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return std::string(host) + ":" + std::to_string(getpid()) + ":" + std::to_string(randombytes_random());
+}
+
+// Runs fn; a database that is away is logged and tried again on the next round.
+template <typename Fn>
+bool try_db(const char* what, Fn&& fn) {
+  try {
+    fn();
+    return true;
+  } catch (const db::DbError& e) {
+    std::cerr << "dozord: " << what << ": " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "dozord: " << what << ": " << e.what() << "\n";
+  }
+  return false;
+}
+
+}  // namespace
+
+Daemon::Daemon(const config::Config& cfg, db::Database& db, const net::EgressPolicy& egress)
+    : cfg_(cfg), db_(db), egress_(egress), owner_(make_owner()) {}
+
+DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void()>& alive) {
+  DaemonStats stats;
+  net::MultiFetcher fetcher(egress_);
+  std::vector<db::monitor::Outcome> unstored;
+  Thresholds thresholds;
+  thresholds.failures_to_down = cfg_.monitor.failures_to_down;
+  thresholds.successes_to_up = cfg_.monitor.successes_to_up;
+  std::time_t started_epoch = 0;
+  std::string started_at = sql_now(&started_epoch);
+  auto never = Clock::now() - 24h;
+  auto last_claim = never, last_beat = never, last_rows = never, last_purge = never, last_flush = Clock::now(),
+       last_alive = never;
+
+  auto on_result = [&](const db::monitor::Due& due, net::CheckOutcome r) {
+    db::monitor::Outcome o;
+    o.due = due;
+    o.checked_at = sql_now(&o.checked_at_epoch);
+    o.available = r.responded && is_available_status(r.status) && r.error.empty();
+    if (r.responded) {
+      o.status_code = r.status;
+      o.response_time_ms = r.total_ms;
+    }
+    if (!r.error.empty())
+      o.error = r.error;
+    else if (!o.available)
+      o.error = "HTTP status " + std::to_string(r.status);
+    o.dns_ms = r.dns_ms;
+    o.connect_ms = r.connect_ms;
+    o.tls_ms = r.tls_ms;
+    o.first_byte_ms = r.first_byte_ms;
+    o.cert_expires = r.cert_expires;
+    o.location = cfg_.monitor.location;
+    auto d =
+        decide(Counters{parse_state(due.state), due.failures, due.successes}, o.available, due.interval, thresholds);
+    o.new_state = to_string(d.next.state);
+    o.failures = d.next.failures;
+    o.successes = d.next.successes;
+    o.went_down = d.went_down;
+    o.went_up = d.went_up;
+    o.next_check_in = d.next_check_in;
+    ++stats.checks_done;
+    if (unstored.size() < kMaxUnstored) unstored.push_back(std::move(o));
+  };
+
+  auto flush = [&] {
+    if (unstored.empty()) return;
+    std::vector<db::monitor::Outcome> batch(unstored.begin(),
+                                            unstored.begin() + static_cast<long>(std::min(unstored.size(), kFlushAt)));
+    int transitions = 0;
+    // Not retried on a lost connection: a COMMIT that reached the server must not store twice;
+    // the batch stays queued and the lease check keeps a late retry from moving state twice.
+    if (try_db("storing results", [&] {
+          db_.run([&](db::Connection& c) { transitions = db::monitor::record(c, owner_, batch); }, db::Retry::Never);
+        })) {
+      unstored.erase(unstored.begin(), unstored.begin() + static_cast<long>(batch.size()));
+      stats.transitions += transitions;
+    }
+    last_flush = Clock::now();
+  };
+
+  while (!stop.load()) {
+    auto now = Clock::now();
+    if (now - last_rows >= kStateRowsEvery) {
+      try_db("state rows", [&] { db_.run(db::monitor::ensure_state_rows, db::Retry::OnLostConnection); });
+      last_rows = now;
+    }
+    if (now - last_claim >= kClaimEvery) {
+      int room = cfg_.monitor.max_in_flight - static_cast<int>(fetcher.in_flight());
+      if (room > 0) {
+        std::vector<db::monitor::Due> due;
+        // Not retried: a claim whose COMMIT was lost would be re-claimed only after its lease.
+        try_db("claiming", [&] {
+          db_.run(
+              [&](db::Connection& c) {
+                due = db::monitor::claim_due(c, owner_, std::min(room, kClaimBatch), cfg_.monitor.lease_seconds);
+              },
+              db::Retry::Never);
+        });
+        for (auto& d : due) {
+          net::CheckRequest req;
+          req.url = d.url;
+          req.timeout = std::chrono::seconds(cfg_.monitor.timeout);
+          fetcher.start(std::move(req), [&on_result, d](net::CheckOutcome r) { on_result(d, std::move(r)); });
+        }
+      }
+      last_claim = now;
+    }
+    if (now - last_beat >= kHeartbeatEvery) {
+      try_db("heartbeat", [&] {
+        db_.run(
+            [&](db::Connection& c) {
+              db::monitor::heartbeat(c, owner_, cfg_.monitor.location, static_cast<int>(getpid()), started_at,
+                                     stats.checks_done);
+            },
+            db::Retry::OnLostConnection);
+      });
+      last_beat = now;
+    }
+    if (now - last_purge >= kPurgeEvery) {
+      try_db("retention", [&] {
+        db_.run([&](db::Connection& c) { db::monitor::purge_checks(c, cfg_.monitor.retention_days, 10000); },
+                db::Retry::OnLostConnection);
+      });
+      last_purge = now;
+    }
+    fetcher.run(100ms);
+    if (now - last_alive >= kAliveEvery) {
+      alive();
+      last_alive = now;
+    }
+    if (unstored.size() >= kFlushAt || Clock::now() - last_flush >= kFlushEvery) flush();
+  }
+
+  // Shutdown: the checks in flight finish within their timeout; then everything is stored.
+  auto deadline = Clock::now() + std::chrono::seconds(cfg_.monitor.timeout + 1);
+  while (fetcher.in_flight() > 0 && Clock::now() < deadline) fetcher.run(100ms);
+  for (int i = 0; i < 100 && !unstored.empty(); ++i) {
+    auto before = unstored.size();
+    flush();
+    if (unstored.size() == before) break;  // the database is away: the leases expire instead
+  }
+  try_db("releasing leases", [&] {
+    db_.run([&](db::Connection& c) { db::monitor::release_all(c, owner_); }, db::Retry::OnLostConnection);
+  });
+  return stats;
+}
+
+}  // namespace dozor::monitor

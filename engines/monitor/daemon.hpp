@@ -1,0 +1,38 @@
+#pragma once
+// dozord's loop: claim due services from MariaDB, check them all at once on one MultiFetcher,
+// store results in batches with their state changes, beat the heartbeat. One thread; the only
+// blocking calls are database statements, each bounded by the statement timeout.
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "db/database.hpp"
+#include "engines/config/config.hpp"
+#include "engines/net/egress_policy.hpp"
+
+namespace dozor::monitor {
+
+struct DaemonStats {
+  std::int64_t checks_done = 0;
+  std::int64_t transitions = 0;
+};
+
+class Daemon {
+ public:
+  Daemon(const config::Config& cfg, db::Database& db, const net::EgressPolicy& egress);
+
+  // Runs until `stop` becomes true, then finishes the checks in flight (bounded by the check
+  // timeout), stores them and releases its leases.
+  // `alive` is called at least every few seconds while the loop turns (the systemd watchdog).
+  DaemonStats run(const std::atomic<bool>& stop, const std::function<void()>& alive);
+
+  const std::string& owner() const { return owner_; }
+
+ private:
+  const config::Config& cfg_;
+  db::Database& db_;
+  const net::EgressPolicy& egress_;
+  std::string owner_;  // host:pid:random, unique per run
+};
+
+}  // namespace dozor::monitor

@@ -1,0 +1,299 @@
+#include "engines/net/multi_fetch.hpp"
+
+#include <curl/curl.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <boost/url/parse.hpp>
+#include <boost/url/url.hpp>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+
+#include "engines/text/utf8.hpp"
+
+namespace dozor::net {
+
+const char* const kUnreachable = "cannot connect: the host has no address the egress policy allows";
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool is_redirect(long status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+std::optional<std::int64_t> ms_of(CURL* easy, CURLINFO what) {
+  curl_off_t us = 0;
+  if (curl_easy_getinfo(easy, what, &us) != CURLE_OK || us <= 0) return std::nullopt;
+  return static_cast<std::int64_t>(us / 1000);
+}
+
+// "Expire date:Jan  1 00:00:00 2027 GMT" from the leaf certificate (index 0) of CERTINFO.
+std::optional<std::time_t> leaf_expiry(CURL* easy) {
+  curl_certinfo* info = nullptr;
+  if (curl_easy_getinfo(easy, CURLINFO_CERTINFO, &info) != CURLE_OK || !info || info->num_of_certs < 1)
+    return std::nullopt;
+  for (curl_slist* s = info->certinfo[0]; s; s = s->next) {
+    constexpr const char* kKey = "Expire date:";
+    if (std::strncmp(s->data, kKey, std::strlen(kKey)) != 0) continue;
+    std::tm tm{};
+    if (!strptime(s->data + std::strlen(kKey), " %b %d %H:%M:%S %Y", &tm)) return std::nullopt;
+    return timegm(&tm);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// One hop of one check. The easy handle is owned here; `multi` removes it before cleanup.
+struct MultiFetcher::Transfer {
+  CheckRequest request;
+  Done done;
+  Clock::time_point started;
+  int hop = 0;
+  std::string url;
+  std::string location;  // of this hop's answer
+  std::string refusal;   // set by the socket callback
+  std::size_t body_seen = 0;
+  bool truncated = false;
+  const EgressPolicy* policy = nullptr;
+  CURL* easy = nullptr;
+  CheckOutcome out;
+
+  ~Transfer() {
+    if (easy) curl_easy_cleanup(easy);
+  }
+};
+
+namespace {
+
+curl_socket_t open_checked_socket(void* data, curlsocktype purpose, curl_sockaddr* addr) {
+  auto* t = static_cast<MultiFetcher::Transfer*>(data);
+  if (purpose != CURLSOCKTYPE_IPCXN) return CURL_SOCKET_BAD;
+  auto ip = IpAddress::from_sockaddr(&addr->addr);
+  if (!ip) {
+    t->refusal = "not an IP socket";
+    return CURL_SOCKET_BAD;
+  }
+  if (auto why = t->policy->refusal(*ip)) {
+    t->refusal = *why;
+    return CURL_SOCKET_BAD;
+  }
+  return socket(addr->family, addr->socktype | SOCK_CLOEXEC, addr->protocol);
+}
+
+std::size_t count_body(char*, std::size_t size, std::size_t n, void* data) {
+  auto* t = static_cast<MultiFetcher::Transfer*>(data);
+  t->body_seen += size * n;
+  if (t->body_seen > t->request.max_body) {
+    t->truncated = true;
+    return 0;  // enough: availability needs the status, not the page
+  }
+  return size * n;
+}
+
+std::size_t keep_location(char* data, std::size_t size, std::size_t n, void* user) {
+  auto* t = static_cast<MultiFetcher::Transfer*>(user);
+  std::string_view line(data, size * n);
+  if (line.size() > 9 && strncasecmp(line.data(), "location:", 9) == 0) {
+    auto v = line.substr(9);
+    auto b = v.find_first_not_of(" \t");
+    auto e = v.find_last_not_of(" \t\r\n");
+    t->location = b == std::string_view::npos ? "" : std::string(v.substr(b, e - b + 1));
+  }
+  return size * n;
+}
+
+}  // namespace
+
+int MultiFetcher::on_socket(void*, int fd, int what, void* self_ptr, void*) {
+  auto* self = static_cast<MultiFetcher*>(self_ptr);
+  if (what == CURL_POLL_REMOVE) {
+    epoll_ctl(self->epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+    return 0;
+  }
+  epoll_event ev{};
+  ev.data.fd = fd;
+  if (what == CURL_POLL_IN || what == CURL_POLL_INOUT) ev.events |= EPOLLIN;
+  if (what == CURL_POLL_OUT || what == CURL_POLL_INOUT) ev.events |= EPOLLOUT;
+  if (epoll_ctl(self->epoll_fd_, EPOLL_CTL_MOD, fd, &ev) != 0 && errno == ENOENT)
+    epoll_ctl(self->epoll_fd_, EPOLL_CTL_ADD, fd, &ev);
+  return 0;
+}
+
+int MultiFetcher::on_timer(void*, long timeout_ms, void* self_ptr) {
+  static_cast<MultiFetcher*>(self_ptr)->timer_ms_ = timeout_ms;
+  return 0;
+}
+
+MultiFetcher::MultiFetcher(const EgressPolicy& policy) : policy_(policy) {
+  multi_ = curl_multi_init();
+  epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+  if (!multi_ || epoll_fd_ < 0) throw std::runtime_error("multi fetch: cannot initialise libcurl multi or epoll");
+  curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &MultiFetcher::on_socket);
+  curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
+  curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &MultiFetcher::on_timer);
+  curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
+}
+
+MultiFetcher::~MultiFetcher() {
+  for (auto& [easy, t] : transfers_) curl_multi_remove_handle(multi_, easy);
+  transfers_.clear();
+  curl_multi_cleanup(multi_);
+  ::close(epoll_fd_);
+}
+
+void MultiFetcher::start(CheckRequest request, Done done) {
+  auto t = std::make_unique<Transfer>();
+  t->url = request.url;
+  t->request = std::move(request);
+  t->done = std::move(done);
+  t->started = Clock::now();
+  t->policy = &policy_;
+  add_hop(std::move(t));
+}
+
+void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
+  auto remaining =
+      t->request.timeout - std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t->started);
+  t->out.final_url = t->url;
+  if (remaining.count() <= 0) {
+    t->out.error = "timed out after " + std::to_string(t->request.timeout.count()) + " ms";
+    complete(*t);
+    return;
+  }
+  if (t->easy) curl_easy_cleanup(t->easy);
+  t->easy = curl_easy_init();
+  if (!t->easy) {
+    t->out.error = "cannot initialise libcurl";
+    complete(*t);
+    return;
+  }
+  t->location.clear();
+  t->refusal.clear();
+  t->body_seen = 0;
+  t->truncated = false;
+  CURL* e = t->easy;
+  curl_easy_setopt(e, CURLOPT_URL, t->url.c_str());
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(e, CURLOPT_PROXY, "");  // environment proxies would bypass the policy
+  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(remaining.count()));
+  curl_easy_setopt(e, CURLOPT_USERAGENT, t->request.user_agent.c_str());
+  curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+  curl_easy_setopt(e, CURLOPT_NOBODY, t->request.head ? 1L : 0L);
+  curl_easy_setopt(e, CURLOPT_CERTINFO, 1L);
+  curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_checked_socket);
+  curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, t.get());
+  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, count_body);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
+  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, keep_location);
+  curl_easy_setopt(e, CURLOPT_HEADERDATA, t.get());
+  curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
+  if (curl_multi_add_handle(multi_, e) != CURLM_OK) {
+    t->out.error = "cannot start the transfer";
+    complete(*t);
+    return;
+  }
+  transfers_[e] = std::move(t);
+}
+
+void MultiFetcher::run(std::chrono::milliseconds max_wait) {
+  long wait = max_wait.count();
+  if (timer_ms_ >= 0 && timer_ms_ < wait) wait = timer_ms_;
+  epoll_event events[64];
+  int n = epoll_wait(epoll_fd_, events, 64, static_cast<int>(wait));
+  int running = 0;
+  if (n <= 0) {
+    curl_multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
+  } else {
+    for (int i = 0; i < n; ++i) {
+      int flags = 0;
+      if (events[i].events & EPOLLIN) flags |= CURL_CSELECT_IN;
+      if (events[i].events & EPOLLOUT) flags |= CURL_CSELECT_OUT;
+      if (events[i].events & (EPOLLERR | EPOLLHUP)) flags |= CURL_CSELECT_ERR;
+      curl_multi_socket_action(multi_, events[i].data.fd, flags, &running);
+    }
+  }
+  int left = 0;
+  while (CURLMsg* m = curl_multi_info_read(multi_, &left)) {
+    if (m->msg == CURLMSG_DONE) finished(m->easy_handle, m->data.result);
+  }
+}
+
+void MultiFetcher::finished(void* easy, int curl_code) {
+  auto it = transfers_.find(easy);
+  if (it == transfers_.end()) return;
+  std::unique_ptr<Transfer> t = std::move(it->second);
+  transfers_.erase(it);
+  curl_multi_remove_handle(multi_, easy);
+  auto rc = static_cast<CURLcode>(curl_code);
+  CURL* e = t->easy;
+  long status = 0;
+  curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+  auto& out = t->out;
+  out.dns_ms = ms_of(e, CURLINFO_NAMELOOKUP_TIME_T);
+  auto connect = ms_of(e, CURLINFO_CONNECT_TIME_T);
+  auto tls = ms_of(e, CURLINFO_APPCONNECT_TIME_T);
+  auto first = ms_of(e, CURLINFO_STARTTRANSFER_TIME_T);
+  out.connect_ms = connect ? std::optional(*connect - out.dns_ms.value_or(0)) : std::nullopt;
+  out.tls_ms = tls && connect ? std::optional(*tls - *connect) : std::nullopt;
+  out.first_byte_ms = first ? std::optional(*first - tls.value_or(connect.value_or(0))) : std::nullopt;
+  if (auto exp = leaf_expiry(e)) out.cert_expires = exp;
+
+  if (!t->refusal.empty() || rc == CURLE_COULDNT_RESOLVE_HOST) {
+    if (!t->refusal.empty()) std::cerr << "egress: refused " << t->url << ": " << t->refusal << "\n";
+    out.responded = false;
+    out.status = 0;
+    out.error = kUnreachable;
+    complete(*t);
+    return;
+  }
+  if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && t->truncated)) {
+    out.responded = false;
+    out.status = 0;
+    out.error = rc == CURLE_OPERATION_TIMEDOUT ? "timed out after " + std::to_string(t->request.timeout.count()) + " ms"
+                                               : curl_easy_strerror(rc);
+    complete(*t);
+    return;
+  }
+  out.responded = true;
+  out.status = static_cast<int>(status);
+  if (!is_redirect(status) || t->location.empty()) {
+    complete(*t);
+    return;
+  }
+  if (t->hop >= t->request.max_redirects) {
+    out.error = "stopped after " + std::to_string(t->request.max_redirects) + " redirects";
+    complete(*t);
+    return;
+  }
+  auto base = boost::urls::parse_uri(t->url);
+  auto ref = boost::urls::parse_uri_reference(t->location);
+  boost::urls::url next;
+  if (!base || !ref || !boost::urls::resolve(*base, *ref, next) ||
+      (next.scheme_id() != boost::urls::scheme::http && next.scheme_id() != boost::urls::scheme::https)) {
+    out.error = "invalid redirect location: " + text::to_valid_utf8(text::utf8_prefix(t->location, 200));
+    complete(*t);
+    return;
+  }
+  next.remove_fragment();
+  next.remove_userinfo();  // a Location's credentials are never sent on
+  t->url = std::string(next.buffer());
+  ++t->hop;
+  add_hop(std::move(t));
+}
+
+void MultiFetcher::complete(Transfer& t) {
+  t.out.total_ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t.started).count();
+  t.out.error = text::to_valid_utf8(t.out.error);
+  auto done = std::move(t.done);
+  CheckOutcome out = std::move(t.out);
+  done(std::move(out));
+}
+
+}  // namespace dozor::net

@@ -1,0 +1,79 @@
+#pragma once
+// Many outbound checks at once on one thread: one libcurl multi handle driven by epoll
+// (curl_multi_socket_action), libcurl's threaded resolver inside each check's time budget, and
+// the egress policy judged on every socket libcurl opens — the address actually connected to,
+// whatever DNS said. Redirects are followed here, hop by hop, each hop a new transfer without
+// the credentials a Location may carry.
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "engines/net/egress_policy.hpp"
+
+namespace dozor::net {
+
+struct CheckRequest {
+  std::string url;
+  std::chrono::milliseconds timeout{10000};  // the whole check, redirects included
+  bool head = false;                         // HEAD instead of GET
+  int max_redirects = 5;
+  std::size_t max_body = std::size_t{64} * 1024;  // read at most this much of a body, then stop
+  std::string user_agent = "Dozor/2.0";
+};
+
+struct CheckOutcome {
+  bool responded = false;  // an HTTP answer arrived (any status)
+  int status = 0;
+  std::string error;  // why there is no usable answer; empty when there is one
+  std::int64_t total_ms = 0;
+  // Phases of the last hop, in milliseconds (absent when the hop did not get that far).
+  std::optional<std::int64_t> dns_ms, connect_ms, tls_ms, first_byte_ms;
+  std::optional<std::time_t> cert_expires;  // the leaf certificate's notAfter (HTTPS)
+  std::string final_url;
+};
+
+// The one text for "no allowed address": a name that does not resolve and a name that
+// resolves only to refused addresses look the same, so errors cannot map internal names.
+extern const char* const kUnreachable;
+
+class MultiFetcher {
+ public:
+  using Done = std::function<void(CheckOutcome)>;
+
+  explicit MultiFetcher(const EgressPolicy& policy);
+  ~MultiFetcher();
+  MultiFetcher(const MultiFetcher&) = delete;
+  MultiFetcher& operator=(const MultiFetcher&) = delete;
+
+  // Queues a check; `done` runs on this thread from run() when it finishes.
+  void start(CheckRequest request, Done done);
+
+  // Drives I/O for at most `max_wait` (less when a transfer's timer is due); runs the
+  // callbacks of the checks that finished meanwhile.
+  void run(std::chrono::milliseconds max_wait);
+
+  std::size_t in_flight() const { return transfers_.size(); }
+
+  struct Transfer;  // one hop of one check (defined in the .cpp; libcurl callbacks see it)
+
+ private:
+  void add_hop(std::unique_ptr<Transfer> t);
+  void finished(void* easy, int curl_code);
+  void complete(Transfer& t);
+
+  const EgressPolicy& policy_;
+  void* multi_;  // CURLM*
+  int epoll_fd_;
+  long timer_ms_ = -1;
+  std::map<void*, std::unique_ptr<Transfer>> transfers_;  // by CURL* easy handle
+
+  static int on_socket(void* easy, int fd, int what, void* self, void* socket_data);
+  static int on_timer(void* multi, long timeout_ms, void* self);
+};
+
+}  // namespace dozor::net

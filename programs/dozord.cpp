@@ -1,0 +1,89 @@
+// dozord: the background daemon — scheduled checks of every active service (engines/monitor).
+// Several may run, on one host or several: they share the work through leases in MariaDB.
+#include <systemd/sd-daemon.h>
+
+#include <atomic>
+#include <csignal>
+#include <iostream>
+#include <string>
+
+#include "db/database.hpp"
+#include "engines/config/config.hpp"
+#include "engines/config/database_params.hpp"
+#include "engines/monitor/daemon.hpp"
+#include "engines/net/egress_policy.hpp"
+#include "engines/net/http_client.hpp"
+
+namespace {
+
+std::atomic<bool> g_exit{false};
+std::atomic<bool> g_reload{false};
+std::atomic<bool> g_stop_loop{false};  // either of the above: the daemon loop winds down
+
+void request_exit(int) {
+  g_exit.store(true);
+  g_stop_loop.store(true);
+}
+void request_reload(int) {
+  g_reload.store(true);
+  g_stop_loop.store(true);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string config_path;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--config" && i + 1 < argc) {
+      config_path = argv[++i];
+    } else if (arg == "--version") {
+      std::cout << "dozord " << DOZOR_VERSION << "\n";
+      return 0;
+    } else {
+      std::cerr << "usage: dozord [--config FILE]\n";
+      return 2;
+    }
+  }
+  try {
+    auto cfg = dozor::config::load(config_path);
+    struct sigaction sa {};
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = request_exit;
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGINT, &sa, nullptr);
+    sa.sa_handler = request_reload;
+    sigaction(SIGHUP, &sa, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+
+    dozor::net::global_init();
+    dozor::db::init_driver();
+    sd_notify(0, "READY=1");
+    for (;;) {
+      // One generation per configuration: a reload finishes the checks in flight first.
+      dozor::db::Database db(dozor::config::connection_params(cfg, dozor::config::ProcessKind::Daemon));
+      dozor::net::EgressPolicy egress(cfg.scanner.allow_private_targets);
+      dozor::monitor::Daemon daemon(cfg, db, egress);
+      std::cerr << "dozord: running as " << daemon.owner() << " (location " << cfg.monitor.location << ")\n";
+      auto stats = daemon.run(g_stop_loop, [] { sd_notify(0, "WATCHDOG=1"); });
+      std::cerr << "dozord: " << stats.checks_done << " checks, " << stats.transitions << " state changes\n";
+      if (g_exit.load()) break;
+      g_reload.store(false);
+      g_stop_loop.store(false);
+      if (g_exit.load()) g_stop_loop.store(true);  // SIGTERM between the two stores above
+      sd_notify(0, "RELOADING=1");
+      try {
+        cfg = dozor::config::load(config_path);
+        std::cerr << "dozord: configuration reloaded\n";
+      } catch (const std::exception& e) {
+        std::cerr << "dozord: reload refused, keeping the running configuration: " << e.what() << "\n";
+      }
+      sd_notify(0, "READY=1");
+    }
+    sd_notify(0, "STOPPING=1");
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "dozord: " << e.what() << "\n";
+    return 1;
+  }
+}

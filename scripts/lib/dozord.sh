@@ -1,0 +1,28 @@
+# shellcheck shell=bash
+# dozord of one stack (scheduled checks), from the BIN_DIR recorded in stack.env.
+
+DOZORD_PID=$RUN/dozord.pid
+
+dozord_up() { pid_of "$DOZORD_PID" dozord >/dev/null; }
+
+dozord_start() {
+  need_bin dozord
+  if dozord_up; then
+    [ "$BIN_DIR/dozord" -nt "$DOZORD_PID" ] || return 0
+    say "dozord was rebuilt: restarting it"
+    dozord_stop
+  fi
+  say "starting dozord"
+  setsid "$BIN_DIR/dozord" --config "$CONF" </dev/null >>"$LOG/dozord.log" 2>&1 9>&- &
+  echo $! >"$DOZORD_PID"
+  sleep 0.3
+  dozord_up || die_log "$LOG/dozord.log" "dozord did not start"
+}
+
+dozord_stop() {
+  dozord_up || { rm -f "$DOZORD_PID"; return 0; }
+  say "stopping dozord"
+  # In-flight checks get monitor.timeout (10 s) to finish and be stored; then some slack.
+  stop_pid "$DOZORD_PID" dozord 30
+  rm -f "$DOZORD_PID"
+}

@@ -1,0 +1,151 @@
+"""dozord: scheduled checks with debounce, incidents, one outbox event per transition, checks
+that never touch the owner's rows, and several dozords sharing the work through leases.
+
+Service intervals are the minimum the API allows (10 s), so each test takes tens of seconds."""
+
+import os
+import signal
+import subprocess
+import threading
+import time
+import unittest
+
+import dozor_client as dc
+
+INTERVAL = 10
+
+
+def rows(sql):
+    return dc.db_query(sql)
+
+
+def hit_times(fx):
+    return [h["t"] for h in fx.hits()]
+
+
+class Flip:
+    """A fixture route answering `code`, recording when each request came."""
+
+    def __init__(self):
+        self.code = 200
+        self.times = []
+        self.lock = threading.Lock()
+
+    def __call__(self, handler):
+        with self.lock:
+            self.times.append(time.monotonic())
+        return self.code, {}, "state %d" % self.code
+
+
+class MonitorTest(dc.DozorTestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not os.environ.get("DOZOR_TEST_STATE"):
+            raise unittest.SkipTest("needs a private test stack (DOZOR_TEST_STATE)")
+        cls.bin = os.environ.get("DOZOR_TEST_BIN_DIR", "")
+        if not os.path.exists(os.path.join(cls.bin, "dozord")):
+            raise unittest.SkipTest("no dozord binary in DOZOR_TEST_BIN_DIR")
+
+    def state(self, service_id):
+        r = rows("SELECT state, failures, successes, IFNULL(open_incident_id, 0), IFNULL(lease_owner, '')"
+                 " FROM service_state WHERE service_id = %d" % service_id)
+        return r[0] if r else None
+
+    def wait_state(self, service_id, want, timeout):
+        ok = dc.wait_until(lambda: (self.state(service_id) or [None])[0] == want, timeout, 0.5)
+        self.assertTrue(ok, "service %d never became %s: %r" % (service_id, want, self.state(service_id)))
+
+    def add_channel(self, user):
+        rows("INSERT INTO channels (user_id, type, enabled, params, name, config, is_active)"
+             " VALUES (%d, 'email', 1, '{}', 'test', '{}', 1)" % user.id)
+
+    def outbox(self, user):
+        return rows("SELECT kind, event_key FROM notification_outbox WHERE user_id = %d ORDER BY id" % user.id)
+
+    def test_down_after_two_failures_up_after_one_success_with_one_event_each(self):
+        user = self.new_user("mon")
+        self.add_channel(user)
+        flip = Flip()
+        with dc.FixtureServer({"/flip": flip}) as fx:
+            svc = self.new_service(user, url=fx.url("/flip"), check_interval=INTERVAL)
+            rev = rows("SELECT services_rev FROM users WHERE id = %d" % user.id)[0][0]
+            self.wait_state(svc["id"], "up", 3 * INTERVAL)
+            flip.code = 500
+            failed_at = time.monotonic()
+            dc.wait_until(lambda: (self.state(svc["id"]) or [0, "0"])[1] == "1", 2 * INTERVAL, 0.3)
+            self.assertEqual(self.state(svc["id"])[0], "up", "one failure must not make it down")
+            self.wait_state(svc["id"], "down", 3 * INTERVAL)
+            # The second failure came by the re-check (≤ 10 s after the first), not a full interval.
+            fails = [t for t in flip.times if t >= failed_at]
+            self.assertGreaterEqual(len(fails), 2)
+            self.assertLess(fails[1] - fails[0], INTERVAL + 3)
+
+            listed = [s for s in dc.get("/api/v1/services", token=user.token).json if s["id"] == svc["id"]][0]
+            self.assertEqual(listed["last_status"], "down", listed)
+            incident = rows("SELECT id, ended_at IS NULL, cause FROM incidents WHERE service_id = %d" % svc["id"])
+            self.assertEqual(len(incident), 1, incident)
+            self.assertEqual(incident[0][1], "1")
+            self.assertIn("500", incident[0][2])
+
+            flip.code = 200
+            self.wait_state(svc["id"], "up", 3 * INTERVAL)
+            incident = rows("SELECT ended_at IS NOT NULL FROM incidents WHERE service_id = %d" % svc["id"])
+            self.assertEqual(incident, [["1"]])
+            kinds = [k for k, _ in self.outbox(user)]
+            self.assertEqual(len(kinds), 2, self.outbox(user))  # one down, one up: exactly once each
+            self.assertEqual(len({e for _, e in self.outbox(user)}), 2)
+            # Checks never wrote the owner's row.
+            self.assertEqual(rows("SELECT services_rev FROM users WHERE id = %d" % user.id)[0][0], rev)
+            phases = rows("SELECT COUNT(*) FROM checks WHERE service_id = %d AND location = 'default'"
+                          " AND connect_ms IS NOT NULL" % svc["id"])
+            self.assertGreater(int(phases[0][0]), 0)
+
+    def test_sighup_reloads_without_exiting(self):
+        pid = int((dc.STATE_DIR / "run" / "dozord.pid").read_text())
+        log = dc.STATE_DIR / "log" / "dozord.log"
+        before = log.read_text().count("configuration reloaded")
+        os.kill(pid, signal.SIGHUP)
+        self.assertTrue(dc.wait_until(lambda: log.read_text().count("configuration reloaded") > before, 20, 0.3),
+                        log.read_text()[-2000:])
+        self.assertTrue(dc.pid_alive(pid), "SIGHUP must not stop dozord")
+
+    def test_two_dozords_never_check_one_service_twice_and_take_over_after_a_kill(self):
+        user = self.new_user("mon2")
+        flip = Flip()
+        conf = str(dc.STATE_DIR / "dozor.toml")
+        log = open(dc.STATE_DIR / "log" / "dozord-second.log", "ab")
+        second = subprocess.Popen([os.path.join(self.bin, "dozord"), "--config", conf], stdout=log, stderr=log,
+                                  start_new_session=True)
+        self.addCleanup(lambda: (second.poll() is None and second.kill(), second.wait(), log.close()))
+        self.addCleanup(lambda: dc.stackctl("start-dozord"))
+        with dc.FixtureServer({"/a": flip}) as fx:
+            services = [self.new_service(user, url=fx.url("/a"), check_interval=INTERVAL) for _ in range(4)]
+            ids = ",".join(str(s["id"]) for s in services)
+            dc.wait_until(lambda: len(flip.times) >= 8, 4 * INTERVAL, 0.5)
+            owners = {r[0] for r in rows("SELECT DISTINCT lease_owner FROM service_state WHERE service_id IN (%s)"
+                                         " AND lease_owner IS NOT NULL" % ids)}
+            time.sleep(2 * INTERVAL)
+            per_service = rows("SELECT service_id, COUNT(*), TIMESTAMPDIFF(MICROSECOND, MIN(checked_at),"
+                               " MAX(checked_at)) / 1000000 FROM checks WHERE service_id IN (%s)"
+                               " GROUP BY service_id" % ids)
+            for sid, count, span in per_service:
+                # A service checked by both would show about twice the checks its interval allows.
+                self.assertLessEqual(int(count), float(span) / INTERVAL + 1.5, (sid, count, span, owners))
+
+            # SIGKILL the stack's dozord: the second takes its services over within a lease.
+            main_pid = int((dc.STATE_DIR / "run" / "dozord.pid").read_text())
+            os.kill(main_pid, signal.SIGKILL)
+            killed_at = time.monotonic()
+            lease = int(dc.config_value("monitor", "lease_seconds", 30))
+            before = len(flip.times)
+            time.sleep(lease + INTERVAL + 3)
+            after = [t for t in flip.times[before:] if t > killed_at]
+            # Every service keeps being checked: at least one check each after the takeover.
+            checked = rows("SELECT COUNT(DISTINCT service_id) FROM checks WHERE service_id IN (%s)"
+                           " AND checked_at > NOW(3) - INTERVAL %d SECOND" % (ids, INTERVAL + 3))
+            self.assertEqual(int(checked[0][0]), len(services), (after, owners))
+            self.assertIsNone(second.poll(), "the second dozord died")
+
+
+if __name__ == "__main__":
+    unittest.main()
