@@ -4,7 +4,7 @@
 
 #include "db/database.hpp"
 #include "engines/config/config.hpp"
-#include "engines/net/http_client.hpp"
+#include "engines/net/multi_fetch.hpp"
 #include "fcgi/dispatch.hpp"
 #include "fcgi/routes.hpp"
 #include "fcgi/supervisor.hpp"

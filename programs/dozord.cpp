@@ -12,7 +12,7 @@
 #include "engines/config/database_params.hpp"
 #include "engines/monitor/daemon.hpp"
 #include "engines/net/egress_policy.hpp"
-#include "engines/net/http_client.hpp"
+#include "engines/net/multi_fetch.hpp"
 
 namespace {
 

@@ -7,8 +7,7 @@
 #include "db/errors.hpp"
 #include "db/services_repo.hpp"
 #include "engines/errors.hpp"
-#include "engines/net/http_client.hpp"
-#include "engines/text/utf8.hpp"
+#include "engines/net/multi_fetch.hpp"
 
 namespace dozor::monitor {
 namespace {
@@ -39,10 +38,10 @@ CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int
   if (!service) throw NotFound("Service not found");
 
   auto started = std::chrono::system_clock::now();
-  net::FetchOptions opts;
-  opts.timeout = std::chrono::seconds(timeout_s);
-  opts.max_body = std::size_t{64} * 1024;  // availability needs the status, not the page
-  auto fetched = net::fetch(service->url, egress, opts);
+  net::CheckRequest req;
+  req.url = service->url;
+  req.timeout = std::chrono::seconds(timeout_s);
+  auto fetched = net::check_once(std::move(req), egress);
 
   CheckResult r;
   r.service_id = service_id;
@@ -50,15 +49,13 @@ CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int
   r.checked_at = iso_time;
   if (fetched.responded) {
     r.status_code = fetched.status;
-    r.response_time_ms = fetched.elapsed_ms;
+    r.response_time_ms = fetched.total_ms;
     r.is_available = is_available_status(fetched.status);
     if (!r.is_available) r.error = "HTTP status " + std::to_string(fetched.status);
   }
   // A redirect loop or an answer cut short is not a working site, whatever the last status.
   if (!fetched.error.empty()) {
-    // The text may quote what a remote server sent (a redirect target): store and answer
-    // it as valid UTF-8 whatever the bytes were.
-    r.error = text::to_valid_utf8(fetched.error);
+    r.error = fetched.error;  // valid UTF-8 (the engine sanitises what servers send)
     r.is_available = false;
   }
 

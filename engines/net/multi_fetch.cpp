@@ -48,6 +48,8 @@ std::optional<std::time_t> leaf_expiry(CURL* easy) {
 
 }  // namespace
 
+void global_init() { curl_global_init(CURL_GLOBAL_DEFAULT); }
+
 // One hop of one check. The easy handle is owned here; `multi` removes it before cleanup.
 struct MultiFetcher::Transfer {
   CheckRequest request;
@@ -277,7 +279,7 @@ void MultiFetcher::finished(void* easy, int curl_code) {
   boost::urls::url next;
   if (!base || !ref || !boost::urls::resolve(*base, *ref, next) ||
       (next.scheme_id() != boost::urls::scheme::http && next.scheme_id() != boost::urls::scheme::https)) {
-    out.error = "invalid redirect location: " + text::to_valid_utf8(text::utf8_prefix(t->location, 200));
+    out.error = "invalid redirect location: " + text::utf8_prefix(t->location, 200);
     complete(*t);
     return;
   }
@@ -290,10 +292,19 @@ void MultiFetcher::finished(void* easy, int curl_code) {
 
 void MultiFetcher::complete(Transfer& t) {
   t.out.total_ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t.started).count();
+  // Error texts may quote what a remote server sent (a Location): valid UTF-8 from here on.
   t.out.error = text::to_valid_utf8(t.out.error);
   auto done = std::move(t.done);
   CheckOutcome out = std::move(t.out);
   done(std::move(out));
+}
+
+CheckOutcome check_once(CheckRequest request, const EgressPolicy& policy) {
+  MultiFetcher fetcher(policy);
+  std::optional<CheckOutcome> result;
+  fetcher.start(std::move(request), [&](CheckOutcome o) { result = std::move(o); });
+  while (!result) fetcher.run(std::chrono::milliseconds(200));
+  return std::move(*result);
 }
 
 }  // namespace dozor::net

@@ -41,6 +41,9 @@ struct CheckOutcome {
 // resolves only to refused addresses look the same, so errors cannot map internal names.
 extern const char* const kUnreachable;
 
+// Call once per process before threads start.
+void global_init();
+
 class MultiFetcher {
  public:
   using Done = std::function<void(CheckOutcome)>;
@@ -75,5 +78,8 @@ class MultiFetcher {
   static int on_socket(void* easy, int fd, int what, void* self, void* socket_data);
   static int on_timer(void* multi, long timeout_ms, void* self);
 };
+
+// One check, run to completion on this thread (the on-demand check route).
+CheckOutcome check_once(CheckRequest request, const EgressPolicy& policy);
 
 }  // namespace dozor::net
