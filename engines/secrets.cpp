@@ -30,4 +30,29 @@ std::string mask(std::string_view value) {
   return "****" + std::string(value.substr(value.size() - 2));
 }
 
+bool is_masked(std::string_view value) { return value.rfind("****", 0) == 0 && value.size() <= 6; }
+
+boost::json::value mask_json(const boost::json::value& v) {
+  if (v.is_object()) {
+    boost::json::object out;
+    for (const auto& [k, member] : v.as_object()) {
+      if (!is_secret_name(k))
+        out[k] = mask_json(member);
+      else if (member.is_string())
+        out[k] = mask(member.as_string());
+      else if (member.is_null())
+        out[k] = nullptr;  // no secret set: nothing to hide
+      else
+        out[k] = "****";
+    }
+    return out;
+  }
+  if (v.is_array()) {
+    boost::json::array out;
+    for (const auto& item : v.as_array()) out.push_back(mask_json(item));
+    return out;
+  }
+  return v;
+}
+
 }  // namespace dozor::secrets

@@ -2,6 +2,8 @@
 
 #include <boost/json/parse.hpp>
 
+#include "engines/secrets.hpp"
+
 namespace dozor::handlers {
 namespace {
 
@@ -15,13 +17,7 @@ boost::json::value masked_params(const std::string& json) {
   boost::system::error_code ec;
   auto v = boost::json::parse(json, ec);
   if (ec || !v.is_object()) return boost::json::object{};
-  for (auto& [key, val] : v.as_object()) {
-    if ((key == "token" || key == "password") && val.is_string()) {
-      std::string s(val.as_string());
-      val = "****" + (s.size() > 4 ? s.substr(s.size() - 4) : std::string());
-    }
-  }
-  return v;
+  return secrets::mask_json(v);
 }
 
 }  // namespace

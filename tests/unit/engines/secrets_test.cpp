@@ -1,5 +1,6 @@
 #include "engines/secrets.hpp"
 
+#include <boost/json/parse.hpp>
 #include <boost/test/unit_test.hpp>
 
 using namespace dozor::secrets;
@@ -21,6 +22,21 @@ BOOST_AUTO_TEST_CASE(mask_shows_at_most_the_last_two_characters) {
   BOOST_TEST(mask("123456:ABCDEFGHIJ") == "****IJ");
   BOOST_TEST(mask("short") == "****");
   BOOST_TEST(mask("") == "****");
+}
+
+BOOST_AUTO_TEST_CASE(json_masking_reaches_every_depth) {
+  auto v = boost::json::parse(R"({"token":"123456:ABCDEFGHIJ","chat_id":"42","smtp":{"password":"hunter2hunter2",
+    "host":"mail.example"},"list":[{"api_key":"abcdefghij"}],"secret":{"nested":"x"},"password_file":null})");
+  auto m = mask_json(v).as_object();
+  BOOST_TEST(m["token"].as_string() == "****IJ");
+  BOOST_TEST(m["chat_id"].as_string() == "42");
+  BOOST_TEST(m["smtp"].as_object()["password"].as_string() == "****r2");
+  BOOST_TEST(m["smtp"].as_object()["host"].as_string() == "mail.example");
+  BOOST_TEST(m["list"].as_array()[0].as_object()["api_key"].as_string() == "****ij");
+  BOOST_TEST(m["secret"].as_string() == "****");  // a non-string secret is hidden whole
+  BOOST_TEST(m["password_file"].is_null());
+  BOOST_TEST(is_masked("****IJ"));
+  BOOST_TEST(!is_masked("123456:ABCDEFGHIJ"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
