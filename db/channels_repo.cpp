@@ -4,14 +4,83 @@
 #include <cppconn/resultset.h>
 
 namespace dozor::db::channels {
+namespace {
 
-std::vector<Channel> list_by_user(Connection& c, std::int64_t user_id) {
-  auto& st = c.prepare("SELECT id, type, enabled, params FROM channels WHERE user_id = ? ORDER BY id");
-  st.setInt64(1, user_id);
+constexpr const char* kColumns = "SELECT id, type, enabled, params FROM channels ";
+
+std::vector<Channel> read_all(sql::PreparedStatement& st) {
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
   std::vector<Channel> out;
   while (rs->next()) out.push_back({get_int(*rs, 1), get_string(*rs, 2), get_bool(*rs, 3), get_string(*rs, 4)});
   return out;
+}
+
+std::optional<Channel> first(std::vector<Channel> v) {
+  if (v.empty()) return std::nullopt;
+  return std::move(v.front());
+}
+
+}  // namespace
+
+std::vector<Channel> list_by_user(Connection& c, std::int64_t user_id) {
+  auto& st = c.prepare(std::string(kColumns) + "WHERE user_id = ? ORDER BY id");
+  st.setInt64(1, user_id);
+  return read_all(st);
+}
+
+std::vector<Channel> list_enabled(Connection& c, std::int64_t user_id) {
+  auto& st = c.prepare(std::string(kColumns) + "WHERE user_id = ? AND enabled = TRUE ORDER BY id");
+  st.setInt64(1, user_id);
+  return read_all(st);
+}
+
+std::optional<Channel> find_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
+  auto& st = c.prepare(std::string(kColumns) + "WHERE user_id = ? AND id = ?");
+  st.setInt64(1, user_id);
+  st.setInt64(2, id);
+  return first(read_all(st));
+}
+
+std::optional<Channel> first_of_type(Connection& c, std::int64_t user_id, const std::string& type) {
+  auto& st = c.prepare(std::string(kColumns) + "WHERE user_id = ? AND type = ? ORDER BY id LIMIT 1");
+  st.setInt64(1, user_id);
+  st.setString(2, type);
+  return first(read_all(st));
+}
+
+std::int64_t insert(Connection& c, std::int64_t user_id, const Channel& ch) {
+  auto& st = c.prepare(
+      "INSERT INTO channels (user_id, type, enabled, params, name, config, is_active) VALUES (?, ?, ?, ?, ?, '{}', ?)");
+  st.setInt64(1, user_id);
+  st.setString(2, ch.type);
+  st.setBoolean(3, ch.enabled);
+  st.setString(4, ch.params_json);
+  st.setString(5, ch.type);
+  st.setBoolean(6, ch.enabled);
+  st.executeUpdate();
+  return c.last_insert_id();
+}
+
+bool update_owned(Connection& c, std::int64_t user_id, const Channel& ch) {
+  auto& st = c.prepare(
+      "UPDATE channels SET type = ?, enabled = ?, params = ?, name = ?, is_active = ? WHERE user_id = ? AND id = ?");
+  st.setString(1, ch.type);
+  st.setBoolean(2, ch.enabled);
+  st.setString(3, ch.params_json);
+  st.setString(4, ch.type);
+  st.setBoolean(5, ch.enabled);
+  st.setInt64(6, user_id);
+  st.setInt64(7, ch.id);
+  // Matched rows, not changed ones: saving an unchanged channel is still a success.
+  st.executeUpdate();
+  return find_owned(c, user_id, ch.id).has_value();
+}
+
+bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
+  auto& st = c.prepare("DELETE FROM channels WHERE user_id = ? AND id = ?");
+  st.setInt64(1, user_id);
+  st.setInt64(2, id);
+  return st.executeUpdate() > 0;
 }
 
 }  // namespace dozor::db::channels

@@ -46,6 +46,17 @@ Router build_router() {
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
+
+  // Spec §4.7: channels under /api/v1, notify under both prefixes; all need the bearer token
+  // (ARCHITECTURE §4: channels belong to a user and hold secrets).
+  add("GET", "/api/v1/channels", usr(h::channels_list), Access::User);
+  add("POST", "/api/v1/channels", usr(h::channels_create), Access::User);
+  add("PUT", "/api/v1/channels/{channel_id:int}", usr(h::channels_update), Access::User);
+  add("DELETE", "/api/v1/channels/{channel_id:int}", usr(h::channels_delete), Access::User);
+  for (const char* prefix : {"/api/v1", "/api"}) {
+    add("POST", std::string(prefix) + "/notify/channels/bulk", usr(h::notify_bulk), Access::User);
+    add("POST", std::string(prefix) + "/notify/test", usr(h::notify_test), Access::User);
+  }
   return r;
 }
 

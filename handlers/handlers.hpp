@@ -26,4 +26,11 @@ Response services_create(UserContext& ctx);
 Response services_delete(UserContext& ctx);
 Response services_check(UserContext& ctx);
 
+Response channels_list(UserContext& ctx);
+Response channels_create(UserContext& ctx);
+Response channels_update(UserContext& ctx);
+Response channels_delete(UserContext& ctx);
+Response notify_bulk(UserContext& ctx);
+Response notify_test(UserContext& ctx);
+
 }  // namespace dozor::handlers

@@ -12,8 +12,6 @@ namespace {
 using boost::json::array;
 using boost::json::value;
 
-array body_loc(const char* name) { return array{"body", name}; }
-
 // An issue whose ctx carries the bound that was broken (pydantic's "ctx": {"ge": 1}).
 http::FieldIssue bounded(const char* type, array loc, std::string msg, value input, const char* key, value bound) {
   http::FieldIssue issue{type, std::move(loc), std::move(msg), std::move(input), {}};
@@ -109,12 +107,12 @@ std::int64_t path_int(const std::string& raw, const char* name, std::optional<st
   return *v;
 }
 
-Fields::Fields(const value& body) : body_(body) {
+Fields::Fields(const value& body, array loc_prefix) : body_(body), prefix_(std::move(loc_prefix)) {
   if (body.is_object())
     object_ = &body.as_object();
   else
     issues_.push_back({"model_attributes_type",
-                       array{"body"},
+                       prefix_,
                        "Input should be a valid dictionary or object to extract fields from",
                        body,
                        {}});
@@ -123,7 +121,7 @@ Fields::Fields(const value& body) : body_(body) {
 const value* Fields::get(const char* name, bool required) {
   if (!object_) return nullptr;
   auto* v = object_->if_contains(name);
-  if (!v && required) issues_.push_back({"missing", body_loc(name), "Field required", body_, {}});
+  if (!v && required) issues_.push_back({"missing", loc(name), "Field required", body_, {}});
   return v;
 }
 
@@ -131,7 +129,7 @@ std::optional<std::string> Fields::string(const char* name, bool required, Strin
   auto* v = get(name, required);
   if (!v) return std::nullopt;
   if (!v->is_string()) {
-    issues_.push_back({"string_type", body_loc(name), "Input should be a valid string", *v, {}});
+    issues_.push_back({"string_type", loc(name), "Input should be a valid string", *v, {}});
     return std::nullopt;
   }
   std::string s(v->as_string());
@@ -139,13 +137,13 @@ std::optional<std::string> Fields::string(const char* name, bool required, Strin
   std::size_t chars = 0;
   for (char c : s) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
   if (chars < rule.min_length) {
-    issues_.push_back(bounded("string_too_short", body_loc(name),
+    issues_.push_back(bounded("string_too_short", loc(name),
                               "String should have at least " + plural(rule.min_length, "character"), *v, "min_length",
                               rule.min_length));
     return std::nullopt;
   }
   if (rule.max_length && chars > rule.max_length) {
-    issues_.push_back(bounded("string_too_long", body_loc(name),
+    issues_.push_back(bounded("string_too_long", loc(name),
                               "String should have at most " + plural(rule.max_length, "character"), *v, "max_length",
                               rule.max_length));
     return std::nullopt;
@@ -167,7 +165,7 @@ std::optional<std::int64_t> Fields::integer(const char* name, bool required, std
     double d = v->as_double();
     if (std::floor(d) != d || std::abs(d) > 9e15) {
       issues_.push_back({"int_from_float",
-                         body_loc(name),
+                         loc(name),
                          "Input should be a valid integer, got a number with a fractional part",
                          *v,
                          {}});
@@ -177,25 +175,22 @@ std::optional<std::int64_t> Fields::integer(const char* name, bool required, std
   } else if (v->is_string()) {
     out = parse_int_text(v->as_string());
     if (!out) {
-      issues_.push_back({"int_parsing",
-                         body_loc(name),
-                         "Input should be a valid integer, unable to parse string as an integer",
-                         *v,
-                         {}});
+      issues_.push_back(
+          {"int_parsing", loc(name), "Input should be a valid integer, unable to parse string as an integer", *v, {}});
       return std::nullopt;
     }
   }
   if (!out) {
-    issues_.push_back({"int_type", body_loc(name), "Input should be a valid integer", *v, {}});
+    issues_.push_back({"int_type", loc(name), "Input should be a valid integer", *v, {}});
     return std::nullopt;
   }
   if (ge && *out < *ge) {
-    issues_.push_back(bounded("greater_than_equal", body_loc(name),
+    issues_.push_back(bounded("greater_than_equal", loc(name),
                               "Input should be greater than or equal to " + std::to_string(*ge), *v, "ge", *ge));
     return std::nullopt;
   }
   if (le && *out > *le) {
-    issues_.push_back(bounded("less_than_equal", body_loc(name),
+    issues_.push_back(bounded("less_than_equal", loc(name),
                               "Input should be less than or equal to " + std::to_string(*le), *v, "le", *le));
     return std::nullopt;
   }
@@ -214,9 +209,9 @@ std::optional<bool> Fields::boolean(const char* name, bool required) {
   if (out) return out;
   if (v->is_string() || v->is_int64() || v->is_uint64())
     issues_.push_back(
-        {"bool_parsing", body_loc(name), "Input should be a valid boolean, unable to interpret input", *v, {}});
+        {"bool_parsing", loc(name), "Input should be a valid boolean, unable to interpret input", *v, {}});
   else
-    issues_.push_back({"bool_type", body_loc(name), "Input should be a valid boolean", *v, {}});
+    issues_.push_back({"bool_type", loc(name), "Input should be a valid boolean", *v, {}});
   return std::nullopt;
 }
 
@@ -224,7 +219,7 @@ std::optional<std::string> Fields::http_url(const char* name, bool required) {
   auto s = string(name, required);
   if (!s) return std::nullopt;
   if (auto problem = net::check_http_url(*s)) {
-    http::FieldIssue issue{problem->type, body_loc(name), problem->msg, value(*s), {}};
+    http::FieldIssue issue{problem->type, loc(name), problem->msg, value(*s), {}};
     if (problem->type == "url_too_long") issue.ctx["max_length"] = net::kMaxUrlLength;
     if (problem->type == "url_scheme") issue.ctx["expected_schemes"] = "'http' or 'https'";
     issues_.push_back(std::move(issue));
@@ -237,12 +232,14 @@ std::optional<std::string> Fields::email(const char* name, bool required) {
   auto s = string(name, required);
   if (!s) return std::nullopt;
   if (!is_valid_email(*s)) {
-    issues_.push_back(bounded("value_error", body_loc(name), "value is not a valid email address", value(*s), "reason",
+    issues_.push_back(bounded("value_error", loc(name), "value is not a valid email address", value(*s), "reason",
                               "The address must look like name@example.com"));
     return std::nullopt;
   }
   return s;
 }
+
+const value* Fields::raw(const char* name) const { return object_ ? object_->if_contains(name) : nullptr; }
 
 bool Fields::absent_or_null(const char* name) const {
   if (!object_) return false;  // the body itself is wrong: reported once, by the constructor
@@ -261,6 +258,14 @@ std::optional<bool> Fields::nullable_boolean(const char* name) {
 std::optional<std::string> Fields::nullable_email(const char* name) {
   return absent_or_null(name) ? std::nullopt : email(name, false);
 }
+
+array Fields::loc(const char* name) const {
+  array out = prefix_;
+  out.emplace_back(name);
+  return out;
+}
+
+std::vector<http::FieldIssue> Fields::take_issues() { return std::move(issues_); }
 
 void Fields::finish() {
   if (!issues_.empty()) throw http::ValidationFailed(std::move(issues_));

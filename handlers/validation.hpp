@@ -1,6 +1,7 @@
 #pragma once
 // Decoding of request bodies and parameters with FastAPI/pydantic v2 error reporting: every
 // invalid field is collected, then one ValidationFailed carries them all.
+#include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 #include <cstdint>
@@ -26,7 +27,8 @@ struct StringRule {
 class Fields {
  public:
   // `body` must be an object (model_attributes_type otherwise, raised at finish()).
-  explicit Fields(const boost::json::value& body);
+  // Issues are located at loc_prefix + field name (["body", "params", "token"] for a nested object).
+  explicit Fields(const boost::json::value& body, boost::json::array loc_prefix = {"body"});
 
   std::optional<std::string> string(const char* name, bool required, StringRule rule = {});
   std::optional<std::int64_t> integer(const char* name, bool required, std::optional<std::int64_t> ge = {},
@@ -42,12 +44,17 @@ class Fields {
   void add(http::FieldIssue issue) { issues_.push_back(std::move(issue)); }
   // Throws ValidationFailed when anything was wrong.
   void finish();
+  // The issues so far (for a nested object's Fields to hand to its parent's).
+  std::vector<http::FieldIssue> take_issues();
+  const boost::json::value* raw(const char* name) const;  // the member as given, or nullptr
 
  private:
   const boost::json::value* get(const char* name, bool required);
+  boost::json::array loc(const char* name) const;
   bool absent_or_null(const char* name) const;
   const boost::json::value& body_;
   const boost::json::object* object_ = nullptr;
+  boost::json::array prefix_;
   std::vector<http::FieldIssue> issues_;
 };
 

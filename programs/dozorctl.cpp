@@ -1,4 +1,6 @@
-// dozorctl: administration from the shell — migrations, users, config check.
+// dozorctl: administration from the shell — migrations, users, config check, notifications.
+#include <unistd.h>
+
 #include <iostream>
 #include <string>
 #include <vector>
@@ -9,6 +11,9 @@
 #include "engines/config/config.hpp"
 #include "engines/config/database_params.hpp"
 #include "engines/errors.hpp"
+#include "engines/net/egress_policy.hpp"
+#include "engines/net/multi_fetch.hpp"
+#include "engines/notify/outbox.hpp"
 #include "engines/users/user_admin.hpp"
 #include "handlers/validation.hpp"
 
@@ -20,7 +25,9 @@ constexpr const char* kUsage =
     "  user add --username U --email E [--admin] --password-stdin\n"
     "  user passwd --username U --password-stdin\n"
     "  user list\n"
-    "  config check                              validate the config file and the JWT key\n";
+    "  config check                              validate the config file and the JWT key\n"
+    "  notify send-pending                       deliver the due notifications once (dozord does it\n"
+    "                                            every second; this is for scripts and tests)\n";
 
 dozor::db::Database open_db(const dozor::config::Config& cfg) {
   return dozor::db::Database(dozor::config::connection_params(cfg, dozor::config::ProcessKind::Tool));
@@ -110,6 +117,21 @@ int main(int argc, char** argv) {
     if (args[0] == "user") {
       dozor::db::init_driver();
       return user_command(cfg, args);
+    }
+    if (args[0] == "notify" && args.size() > 1 && args[1] == "send-pending") {
+      dozor::db::init_driver();
+      dozor::net::global_init();
+      auto db = open_db(cfg);
+      dozor::net::EgressPolicy egress(cfg.scanner.allow_private_targets);
+      dozor::notify::OutboxOptions opts;
+      opts.owner = "dozorctl:" + std::to_string(getpid());
+      opts.language = dozor::notify::parse_language(cfg.notify.language);
+      opts.send.telegram_api_base = cfg.notify.telegram_api_base;
+      opts.send.egress = &egress;
+      opts.send.timeout = std::chrono::seconds(cfg.monitor.timeout);
+      auto stats = dozor::notify::deliver_pending(db, opts);
+      std::cout << "notify: " << stats.sent << " sent, " << stats.failed << " failed (retried later)\n";
+      return stats.failed ? 1 : 0;
     }
     if (args[0] == "config" && args.size() > 1 && args[1] == "check") {
       dozor::auth::load_jwt_key(cfg.auth.jwt_secret_file);

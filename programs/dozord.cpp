@@ -6,6 +6,7 @@
 #include <csignal>
 #include <iostream>
 #include <string>
+#include <thread>
 
 #include "db/database.hpp"
 #include "engines/config/config.hpp"
@@ -13,6 +14,7 @@
 #include "engines/monitor/daemon.hpp"
 #include "engines/net/egress_policy.hpp"
 #include "engines/net/multi_fetch.hpp"
+#include "engines/notify/outbox.hpp"
 
 namespace {
 
@@ -24,6 +26,30 @@ void request_exit(int) {
   g_exit.store(true);
   g_stop_loop.store(true);
 }
+// Sends due notifications until the loop winds down; database trouble waits for the next round.
+void deliver_outbox(const dozor::config::Config& cfg, dozor::db::Database& db, const dozor::net::EgressPolicy& egress,
+                    const std::string& owner) {
+  dozor::notify::OutboxOptions opts;
+  opts.owner = owner;
+  opts.language = dozor::notify::parse_language(cfg.notify.language);
+  opts.send.telegram_api_base = cfg.notify.telegram_api_base;
+  opts.send.egress = &egress;
+  opts.send.timeout = std::chrono::seconds(cfg.monitor.timeout);
+  while (!g_stop_loop.load()) {
+    int sent = 0;
+    try {
+      auto s = dozor::notify::deliver_pending(db, opts);
+      sent = s.sent + s.failed;
+      if (s.failed) std::cerr << "dozord: " << s.failed << " notification(s) failed; retried with backoff\n";
+    } catch (const std::exception& e) {
+      std::cerr << "dozord: outbox: " << e.what() << "\n";
+    }
+    // A full batch means more is due: go on at once; otherwise look again in a second.
+    for (int i = 0; i < 5 && sent < opts.batch && !g_stop_loop.load(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
 void request_reload(int) {
   g_reload.store(true);
   g_stop_loop.store(true);
@@ -65,7 +91,10 @@ int main(int argc, char** argv) {
       dozor::net::EgressPolicy egress(cfg.scanner.allow_private_targets);
       dozor::monitor::Daemon daemon(cfg, db, egress);
       std::cerr << "dozord: running as " << daemon.owner() << " (location " << cfg.monitor.location << ")\n";
+      // The outbox has its own thread: a slow SMTP server must not delay checks.
+      std::thread outbox([&] { deliver_outbox(cfg, db, egress, daemon.owner() + ":outbox"); });
       auto stats = daemon.run(g_stop_loop, [] { sd_notify(0, "WATCHDOG=1"); });
+      outbox.join();
       std::cerr << "dozord: " << stats.checks_done << " checks, " << stats.transitions << " state changes\n";
       if (g_exit.load()) break;
       g_reload.store(false);

@@ -133,6 +133,8 @@ std::map<std::string, Setter> setters(Config& c) {
       {"limits.services_per_user", int_setter(c.limits.services_per_user, 1, 1000000)},
       {"limits.check_slots", int_setter(c.limits.check_slots, 0, 4096)},
       {"limits.check_slots_per_user", int_setter(c.limits.check_slots_per_user, 1, 16)},
+      {"notify.telegram_api_base", string_setter(c.notify.telegram_api_base)},
+      {"notify.language", string_setter(c.notify.language)},
       {"scanner.allow_private_targets", bool_setter(c.scanner.allow_private_targets)},
       {"paths.migrations", string_setter(c.paths.migrations)},
   };
@@ -190,6 +192,10 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
   }
   if (c.server.workers == 0)
     c.server.workers = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxDefaultWorkers);
+  if (c.notify.language != "en" && c.notify.language != "ru")
+    problems << "config: notify.language must be \"en\" or \"ru\"\n";
+  if (c.notify.telegram_api_base.rfind("https://", 0) != 0 && c.notify.telegram_api_base.rfind("http://", 0) != 0)
+    problems << "config: notify.telegram_api_base must be an http(s) URL\n";
   // A lease shorter than a check (plus time to store it) would hand a service to a second
   // dozord while the first is still checking it.
   if (c.monitor.lease_seconds < c.monitor.timeout + 5)

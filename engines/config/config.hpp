@@ -70,6 +70,11 @@ struct ScannerConfig {
   bool allow_private_targets = false;
 };
 
+struct NotifyConfig {
+  std::string telegram_api_base = "https://api.telegram.org";  // a self-hosted Bot API server may be named
+  std::string language = "en";                                 // en | ru
+};
+
 struct PathsConfig {
   std::string migrations = "/usr/share/dozor/migrations";
 };
@@ -80,6 +85,7 @@ struct Config {
   AuthConfig auth;
   MonitorConfig monitor;
   LimitsConfig limits;
+  NotifyConfig notify;
   ScannerConfig scanner;
   PathsConfig paths;
 };

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "engines/net/egress_socket.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::net {
@@ -58,10 +59,9 @@ struct MultiFetcher::Transfer {
   int hop = 0;
   std::string url;
   std::string location;  // of this hop's answer
-  std::string refusal;   // set by the socket callback
+  EgressGate gate;       // judges every socket of this hop
   std::size_t body_seen = 0;
   bool truncated = false;
-  const EgressPolicy* policy = nullptr;
   CURL* easy = nullptr;
   CheckOutcome out;
 
@@ -71,21 +71,6 @@ struct MultiFetcher::Transfer {
 };
 
 namespace {
-
-curl_socket_t open_checked_socket(void* data, curlsocktype purpose, curl_sockaddr* addr) {
-  auto* t = static_cast<MultiFetcher::Transfer*>(data);
-  if (purpose != CURLSOCKTYPE_IPCXN) return CURL_SOCKET_BAD;
-  auto ip = IpAddress::from_sockaddr(&addr->addr);
-  if (!ip) {
-    t->refusal = "not an IP socket";
-    return CURL_SOCKET_BAD;
-  }
-  if (auto why = t->policy->refusal(*ip)) {
-    t->refusal = *why;
-    return CURL_SOCKET_BAD;
-  }
-  return socket(addr->family, addr->socktype | SOCK_CLOEXEC, addr->protocol);
-}
 
 std::size_t count_body(char*, std::size_t size, std::size_t n, void* data) {
   auto* t = static_cast<MultiFetcher::Transfer*>(data);
@@ -154,7 +139,7 @@ void MultiFetcher::start(CheckRequest request, Done done) {
   t->request = std::move(request);
   t->done = std::move(done);
   t->started = Clock::now();
-  t->policy = &policy_;
+  t->gate.policy = &policy_;
   add_hop(std::move(t));
 }
 
@@ -175,7 +160,7 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
     return;
   }
   t->location.clear();
-  t->refusal.clear();
+  t->gate.refusal.clear();
   t->body_seen = 0;
   t->truncated = false;
   CURL* e = t->easy;
@@ -189,8 +174,7 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
   curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(e, CURLOPT_NOBODY, t->request.head ? 1L : 0L);
   curl_easy_setopt(e, CURLOPT_CERTINFO, 1L);
-  curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_checked_socket);
-  curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, t.get());
+  attach_egress_gate(e, &t->gate);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, count_body);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, keep_location);
@@ -247,8 +231,8 @@ void MultiFetcher::finished(void* easy, int curl_code) {
   out.first_byte_ms = first ? std::optional(*first - tls.value_or(connect.value_or(0))) : std::nullopt;
   if (auto exp = leaf_expiry(e)) out.cert_expires = exp;
 
-  if (!t->refusal.empty() || rc == CURLE_COULDNT_RESOLVE_HOST) {
-    if (!t->refusal.empty()) std::cerr << "egress: refused " << t->url << ": " << t->refusal << "\n";
+  if (!t->gate.refusal.empty() || rc == CURLE_COULDNT_RESOLVE_HOST) {
+    if (!t->gate.refusal.empty()) std::cerr << "egress: refused " << t->url << ": " << t->gate.refusal << "\n";
     out.responded = false;
     out.status = 0;
     out.error = kUnreachable;

@@ -13,6 +13,9 @@ test_stack_start() {
   local bin=$1 state=$2 https=$3 http=$4
   scripts/stackctl "$state" stop # a stack left over by an interrupted run
   rm -rf "$state"
+  # Notifications go to a fake Telegram Bot API that the tests start on this port (never the
+  # real one: tests send nothing off this machine).
+  export DOZOR_NOTIFY_TELEGRAM_API_BASE=http://127.0.0.1:$((https + 7))
   BIN_DIR=$bin DOZOR_HTTPS_PORT=$https DOZOR_HTTP_PORT=$http scripts/stackctl "$state" start
   export DOZOR_TEST_BASE_URL=https://127.0.0.1:$https
   export DOZOR_TEST_HTTP_URL=http://127.0.0.1:$http
