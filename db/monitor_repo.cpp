@@ -5,6 +5,7 @@
 
 #include <ctime>
 
+#include "db/analytics_repo.hpp"
 #include "engines/notify/transition.hpp"
 #include "engines/text/utf8.hpp"
 
@@ -144,6 +145,7 @@ int record(Connection& c, const std::string& owner, const std::vector<Outcome>& 
         check.setNull(11, sql::DataType::VARCHAR);
       check.setInt64(12, o.due.service_id);
       if (check.executeUpdate() == 0) continue;  // deleted while it was checked
+      analytics::add_check(c, o.due.service_id, o.checked_at, o.available, o.response_time_ms);
 
       // Only the lease holder moves the state; a result that lost its lease is history only.
       auto& held = c.prepare("SELECT 1 FROM service_state WHERE service_id = ? AND lease_owner = ? FOR UPDATE");

@@ -3,6 +3,7 @@
 #include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
 
+#include "db/analytics_repo.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::db::services {
@@ -103,6 +104,8 @@ void record_check(Connection& c, const CheckRecord& r) {
     bind_optional(ins, 5, r.response_time_ms);
     bind_optional(ins, 6, r.error ? std::optional(text::utf8_prefix(*r.error, 1024)) : std::nullopt);
     ins.executeUpdate();
+    analytics::add_check(c, r.service_id, r.checked_at, r.is_available,
+                         r.response_time_ms ? std::optional<std::int64_t>(*r.response_time_ms) : std::nullopt);
     // The latest check for the list; dozord's debounced state and schedule are left alone.
     auto& upd = c.prepare(
         "INSERT INTO service_state (service_id, next_check_at, last_checked_at, last_available, last_response_time,"

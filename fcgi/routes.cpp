@@ -43,6 +43,9 @@ Router build_router() {
       {"POST", "/services", usr(h::services_create), Access::User},
       {"DELETE", "/services/{service_id:int}", usr(h::services_delete), Access::User},
       {"POST", "/services/{service_id:int}/check", usr(h::services_check), Access::User},
+      {"GET", "/services/{service_id:int}/history", usr(h::services_history), Access::User},
+      {"GET", "/services/{service_id:int}/incidents", usr(h::services_incidents), Access::User},
+      {"GET", "/analytics/summary", usr(h::analytics_summary), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);

@@ -25,6 +25,9 @@ Response services_list(UserContext& ctx);
 Response services_create(UserContext& ctx);
 Response services_delete(UserContext& ctx);
 Response services_check(UserContext& ctx);
+Response services_history(UserContext& ctx);
+Response services_incidents(UserContext& ctx);
+Response analytics_summary(UserContext& ctx);
 
 Response channels_list(UserContext& ctx);
 Response channels_create(UserContext& ctx);

@@ -1,4 +1,5 @@
 #include "engines/monitor/services.hpp"
+#include "engines/monitor/analytics.hpp"
 #include "engines/monitor/service_check.hpp"
 #include "handlers/encode.hpp"
 #include "handlers/handlers.hpp"
@@ -38,6 +39,28 @@ Response services_check(UserContext& ctx) {
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto result = monitor::check_service(ctx.app.db, ctx.app.egress, ctx.app.cfg.monitor.timeout, ctx.caller.id, id);
   return Response::json(encode(result));
+}
+
+Response analytics_summary(UserContext& ctx) {
+  return Response::json(monitor::analytics_summary(ctx.app.db, ctx.caller.id));
+}
+
+Response services_history(UserContext& ctx) {
+  auto id = path_int(ctx.path.at("service_id"), "service_id", 1);
+  std::string window = "24h";
+  if (auto w = ctx.request.query_param("window")) window = *w;
+  if (window != "24h" && window != "7d" && window != "30d" && window != "365d")
+    throw http::ValidationFailed({{"literal_error",
+                                   boost::json::array{"query", "window"},
+                                   "Input should be '24h', '7d', '30d' or '365d'",
+                                   boost::json::value(window),
+                                   {{"expected", "'24h', '7d', '30d' or '365d'"}}}});
+  return Response::json(monitor::service_history(ctx.app.db, ctx.caller.id, id, window));
+}
+
+Response services_incidents(UserContext& ctx) {
+  auto id = path_int(ctx.path.at("service_id"), "service_id", 1);
+  return Response::json(monitor::service_incidents(ctx.app.db, ctx.caller.id, id));
 }
 
 }  // namespace dozor::handlers

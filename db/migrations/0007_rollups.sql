@@ -1,0 +1,24 @@
+-- Hourly and daily figures per service, kept up to date by every stored check (dozord and
+-- on-demand), so analytics and history read a few rows per service instead of raw checks.
+-- Response times go into fixed buckets (upper bounds in ms: 50, 100, 200, 300, 500, 750, 1000,
+-- 1500, 2000, 3000, 5000, 7500, 10000, 15000, 30000, more) from which p95 is read.
+CREATE TABLE check_rollups (
+  service_id BIGINT UNSIGNED NOT NULL,
+  period ENUM('hour', 'day') NOT NULL,
+  bucket_start DATETIME NOT NULL,
+  checks INT UNSIGNED NOT NULL DEFAULT 0,
+  failures INT UNSIGNED NOT NULL DEFAULT 0,
+  timed INT UNSIGNED NOT NULL DEFAULT 0,
+  sum_ms BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  max_ms INT UNSIGNED NOT NULL DEFAULT 0,
+  h0 INT UNSIGNED NOT NULL DEFAULT 0, h1 INT UNSIGNED NOT NULL DEFAULT 0,
+  h2 INT UNSIGNED NOT NULL DEFAULT 0, h3 INT UNSIGNED NOT NULL DEFAULT 0,
+  h4 INT UNSIGNED NOT NULL DEFAULT 0, h5 INT UNSIGNED NOT NULL DEFAULT 0,
+  h6 INT UNSIGNED NOT NULL DEFAULT 0, h7 INT UNSIGNED NOT NULL DEFAULT 0,
+  h8 INT UNSIGNED NOT NULL DEFAULT 0, h9 INT UNSIGNED NOT NULL DEFAULT 0,
+  h10 INT UNSIGNED NOT NULL DEFAULT 0, h11 INT UNSIGNED NOT NULL DEFAULT 0,
+  h12 INT UNSIGNED NOT NULL DEFAULT 0, h13 INT UNSIGNED NOT NULL DEFAULT 0,
+  h14 INT UNSIGNED NOT NULL DEFAULT 0, h15 INT UNSIGNED NOT NULL DEFAULT 0,
+  PRIMARY KEY (service_id, period, bucket_start),
+  CONSTRAINT fk_rollups_service FOREIGN KEY (service_id) REFERENCES services (id) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;
