@@ -1,11 +1,13 @@
 #include "engines/monitor/check_slots.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
 
 #include "engines/errors.hpp"
@@ -66,7 +68,22 @@ CheckSlots::CheckSlots(std::string path, SlotLimits limits) : path_(std::move(pa
   limits_.per_user = std::clamp(limits_.per_user, 1, kMaxPerUser);
   limits_.global = std::clamp(limits_.global, 1, static_cast<int>(kUserBase));
   limits_.per_process = std::max(1, limits_.per_process);
-  ::close(open_slots_file(path_));  // fail at start, not at the first check
+  int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd >= 0) {
+    ::close(fd);
+    return;
+  }
+  // No shared file (a config without a writable server.state_dir): the bounds still hold within
+  // this process, on an anonymous file reopened through /proc (a new description per lease).
+  std::cerr << "check slots: cannot open " << path_ << " (" << std::strerror(errno)
+            << "); slots are bounded per process only — set server.state_dir to a writable directory\n";
+  private_fd_ = memfd_create("dozor-check-slots", MFD_CLOEXEC);
+  if (private_fd_ < 0) throw std::runtime_error(std::string("check slots: memfd_create: ") + std::strerror(errno));
+  path_ = "/proc/self/fd/" + std::to_string(private_fd_);
+}
+
+CheckSlots::~CheckSlots() {
+  if (private_fd_ >= 0) ::close(private_fd_);
 }
 
 int CheckSlots::global_in_use() {

@@ -25,6 +25,9 @@ class CheckSlots {
   static constexpr int kMaxPerUser = 16;
 
   CheckSlots(std::string path, SlotLimits limits);
+  ~CheckSlots();
+  CheckSlots(const CheckSlots&) = delete;
+  CheckSlots& operator=(const CheckSlots&) = delete;
 
   // Holds its slots while alive.
   class Lease {
@@ -56,6 +59,7 @@ class CheckSlots {
   SlotLimits limits_;
   std::mutex mutex_;
   int in_process_ = 0;
+  int private_fd_ = -1;  // the fallback when the shared file cannot be opened
 };
 
 }  // namespace dozor::monitor

@@ -101,4 +101,11 @@ BOOST_AUTO_TEST_CASE(slots_are_shared_between_processes_and_freed_when_a_holder_
   ::close(ready[1]);
 }
 
+BOOST_AUTO_TEST_CASE(an_unwritable_directory_still_bounds_the_process) {
+  CheckSlots slots("/nonexistent-dir/check-slots", SlotLimits{2, 2, 8});
+  auto a = slots.acquire(1);
+  auto b = slots.acquire(2);
+  BOOST_CHECK_THROW(slots.acquire(3), TooManyAttempts);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
