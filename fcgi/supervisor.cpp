@@ -47,6 +47,8 @@ class Master final : public sv::Effects {
   Master(const std::function<config::Config()>& load_config, const WorkerMain& worker_main)
       : load_config_(load_config), worker_main_(worker_main), cfg_(load_config()) {
     listen_ = ListenSocket::open(cfg_.server.socket, cfg_.server.socket_mode);
+    // Inherited SIG_IGN for SIGCHLD would have the kernel reap the workers unseen.
+    std::signal(SIGCHLD, SIG_DFL);
     sigset_t set;
     sigemptyset(&set);
     for (int s : kSignals) sigaddset(&set, s);

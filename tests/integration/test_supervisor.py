@@ -155,7 +155,7 @@ class Instance:
             # the crash test aborts a worker: no core files
             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0)))
         if wait_ready:
-            ok = dc.wait_until(lambda: self.proc.poll() is None and "running with" in self.log_text()
+            ok = dc.wait_until(lambda: self.proc.poll() is None and len(self.workers()) == self.server["workers"]
                                and answers(self.socket), 60, 0.1)
             self.tc.assertTrue(ok, "dozor-fcgi did not start:\n" + self.log_text())
 
@@ -185,6 +185,13 @@ class Instance:
             self.tc.fail("dozor-fcgi did not stop within %.0f s:\n%s" % (bound, self.log_text()[-3000:]))
         self.tc.assertEqual(rc, 0, self.log_text()[-3000:])
         return time.monotonic() - t0
+
+    def exit_code(self, timeout: float) -> int | None:
+        """The exit code once the master ended within `timeout` seconds, else None."""
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
 
     def assert_no_sanitizer_report(self) -> None:
         text = self.log_text()
@@ -281,19 +288,23 @@ class SupervisorTest(unittest.TestCase):
         other = listening_socket(inst.socket)
         ino = inst.socket.stat().st_ino
         inst.start(wait_ready=False)
-        rc = inst.proc.wait(timeout=30)
+        rc = inst.exit_code(20)
         other.close()
-        self.assertNotEqual(rc, 0, "dozor-fcgi started on a socket another server listens on")
-        self.assertIn("in use by another server", inst.log_text())
+        self.assertTrue(inst.socket.exists(), "another server's socket was removed")
         self.assertEqual(inst.socket.stat().st_ino, ino, "another server's socket was replaced")
+        self.assertIsNotNone(rc, "dozor-fcgi started on a socket another server listens on")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("in use by another server", inst.log_text())
 
         inst.socket.unlink()
         inst.socket.write_text("a regular file")
         inst.start(wait_ready=False)
-        rc = inst.proc.wait(timeout=30)
+        rc = inst.exit_code(20)
+        self.assertTrue(inst.socket.exists() and not inst.socket.is_socket(), "the regular file was replaced")
+        self.assertEqual(inst.socket.read_text(), "a regular file")
+        self.assertIsNotNone(rc, "dozor-fcgi started on a path that holds a regular file")
         self.assertNotEqual(rc, 0)
         self.assertIn("is not a socket", inst.log_text())
-        self.assertEqual(inst.socket.read_text(), "a regular file")
 
         # a stale socket (nobody listens) is what a crashed master leaves: replaced
         inst.socket.unlink()
@@ -309,6 +320,7 @@ class SupervisorTest(unittest.TestCase):
         inst.socket.rename(inst.run_dir / "moved.sock")
         inst.socket.write_text("someone else's")
         inst.stop()
+        self.assertTrue(inst.socket.exists(), "stopping removed a file that is not its socket")
         self.assertEqual(inst.socket.read_text(), "someone else's")
 
     def test_fork_failure_is_retried_with_backoff_and_the_pool_fills(self):
@@ -352,21 +364,46 @@ class SupervisorTest(unittest.TestCase):
         self.assertIn("worker %d ignored SIGTERM" % current, inst.log_text())
         self.assertFalse(dc.pid_alive(current))
 
-    def test_crashed_worker_is_replaced(self):
+    def test_crashed_worker_is_replaced_at_once_and_repeated_crashes_with_backoff(self):
         inst = Instance(self, workers=2)
         inst.start()
-        before = inst.workers()
-        victim = min(before)
-        os.kill(victim, signal.SIGABRT)
-        def replaced():
-            w = inst.workers()
-            return w if len(w) == 2 and victim not in w else None
+        latencies = []
+        for _ in range(3):
+            before = inst.workers()
+            victim = min(before)
+            os.kill(victim, signal.SIGABRT)
+            t0 = time.monotonic()
 
-        now = dc.wait_until(replaced, 10, 0.05)
-        self.assertTrue(now, "the crashed worker was not replaced: %s" % inst.workers())
-        self.assertIn("worker %d killed by signal 6" % victim, inst.log_text())
-        for _ in range(10):
-            self.assertIn(fcgi_status(inst.socket), (200, 503))
+            def replaced():
+                w = inst.workers()
+                return w if len(w) == 2 and victim not in w else None
+
+            now = dc.wait_until(replaced, 10, 0.01)
+            latencies.append(time.monotonic() - t0)
+            self.assertTrue(now, "the crashed worker %d was not replaced: %s" % (victim, inst.workers()))
+            self.assertIn("worker %d killed by signal 6" % victim, inst.log_text())
+            for _ in range(5):
+                self.assertIn(fcgi_status(inst.socket), (200, 503))
+        # The first crash is replaced at once; crashes of young workers in a row wait 100, 200 ms…
+        self.assertLess(latencies[0], 2.0, latencies)
+        self.assertGreaterEqual(latencies[2], 0.18, "repeated crashes replaced without backoff: %s" % latencies)
+        self.assertIn("replacing it in 200 ms", inst.log_text())
+        inst.stop()
+
+    def test_stuck_old_worker_is_killed_after_the_reload_grace_period(self):
+        # A worker that cannot act on SIGTERM (stopped here; deadlocked in life) must not
+        # linger forever after a reload.
+        inst = Instance(self, workers=1, shutdown_timeout=1)
+        inst.start()
+        (old,) = inst.workers()
+        os.kill(old, signal.SIGSTOP)
+        inst.signal(signal.SIGHUP)
+        gone = dc.wait_until(lambda: not dc.pid_alive(old), 15, 0.1)
+        if not gone:
+            os.kill(old, signal.SIGKILL)
+        self.assertTrue(gone, "the stuck old worker was never killed:\n" + inst.log_text())
+        self.assertIn("worker %d killed by signal 9" % old, inst.log_text())
+        self.assertTrue(answers(inst.socket))
         inst.stop()
 
     def test_crash_loop_backs_off_and_stop_stays_prompt(self):
