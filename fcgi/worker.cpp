@@ -112,7 +112,12 @@ void serve(int listen_fd, const WorkerLimits& limits, const RequestHandler& hand
       if (fd < 0) break;
       adopt_connection(req, fd);
     }
-    if (FCGX_Accept_r(&req) < 0) continue;  // the peer closed: libfcgi closed the fd too
+    if (FCGX_Accept_r(&req) < 0) {
+      // The peer closed (libfcgi closed the fd already); should any other failure leave the
+      // connection open, FCGX_Free closes it rather than polling a broken one again.
+      FCGX_Free(&req, 1);
+      continue;
+    }
     http::Response out = answer(req, limits, handle);
     write_response(req, out);
     long long served = g_served.fetch_add(1) + 1;
