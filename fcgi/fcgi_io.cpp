@@ -56,4 +56,13 @@ void write_response(FCGX_Request& req, const http::Response& res) {
   if (!body.empty()) FCGX_PutStr(body.data(), static_cast<int>(body.size()), req.out);
 }
 
+void adopt_connection(FCGX_Request& req, int fd) {
+  req.ipcFd = fd;
+  req.keepConnection = 1;
+}
+
+int kept_connection(const FCGX_Request& req) { return req.ipcFd >= 0 ? req.ipcFd : -1; }
+
+void close_after_answer(FCGX_Request& req) { req.keepConnection = 0; }
+
 }  // namespace dozor::fcgi

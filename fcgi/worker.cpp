@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "fcgi/fcgi_io.hpp"
+#include "fcgi/test_hooks.hpp"
 
 namespace dozor::fcgi {
 namespace {
@@ -87,9 +88,9 @@ http::Response answer(FCGX_Request& req, const WorkerLimits& limits, const Reque
   http::Request in;
   switch (read_request(req, limits.max_body, in)) {
     case ReadStatus::Ok: return handle(in);
-    case ReadStatus::BadRequest: req.keepConnection = 0; return http::Response::error(400, "Bad request");
+    case ReadStatus::BadRequest: close_after_answer(req); return http::Response::error(400, "Bad request");
     case ReadStatus::TooLarge:
-      req.keepConnection = 0;  // the unread body must not be taken for the next request
+      close_after_answer(req);  // the unread body must not be taken for the next request
       return http::Response::error(413, "Request body too large");
   }
   return http::Response::error(500, "Internal server error");
@@ -100,31 +101,31 @@ void serve(int listen_fd, const WorkerLimits& limits, const RequestHandler& hand
   // listen_sock -1: when a kept connection ends, FCGX_Accept_r returns instead of accepting
   // by itself, so the next accept comes back through accept_connection (which can stop).
   FCGX_InitRequest(&req, -1, 0);
+  // The libfcgi internals used here are listed, and tested, in fcgi_io.hpp.
   while (true) {
-    if (req.ipcFd >= 0) {
+    if (int kept = kept_connection(req); kept >= 0) {
       // A kept connection: wait for nginx's next request, or for a stop while idle — the
       // moment to close it, since no request is half-read then.
-      if (!next_request_arrives(req.ipcFd)) break;
+      if (!next_request_arrives(kept)) break;
     } else {
       int fd = accept_connection(listen_fd);
       if (fd < 0) break;
-      req.ipcFd = fd;
-      // FCGX_Accept_r begins by finishing the previous request and closes the connection
-      // unless it was kept: mark the fresh one as kept so it survives until it is read.
-      req.keepConnection = 1;
+      adopt_connection(req, fd);
     }
     if (FCGX_Accept_r(&req) < 0) {
-      req.ipcFd = -1;
+      // The peer closed (libfcgi closed the fd already); should any other failure leave the
+      // connection open, FCGX_Free closes it rather than polling a broken one again.
+      FCGX_Free(&req, 1);
       continue;
     }
     http::Response out = answer(req, limits, handle);
     write_response(req, out);
     long long served = g_served.fetch_add(1) + 1;
     if (limits.max_requests > 0 && served >= limits.max_requests) request_stop();
-    if (g_stop.load() && now_ms() >= g_drain_deadline_ms.load()) req.keepConnection = 0;
+    if (g_stop.load() && now_ms() >= g_drain_deadline_ms.load()) close_after_answer(req);
     FCGX_Finish_r(&req);
   }
-  if (req.ipcFd >= 0) close(req.ipcFd);
+  if (int kept = kept_connection(req); kept >= 0) close(kept);
   std::lock_guard lock(g_done_mutex);
   --g_running;
   g_done_cv.notify_all();
@@ -151,6 +152,10 @@ int run_worker(int listen_fd, const WorkerLimits& limits, const RequestHandler& 
   while (!g_stop.load()) {
     timespec tick{0, 200'000'000};
     int sig = sigtimedwait(&set, nullptr, &tick);
+    if ((sig == SIGTERM || sig == SIGINT) && test_hooks::worker_ignores_sigterm()) {
+      std::cerr << "worker " << getpid() << ": ignoring signal " << sig << " (DOZOR_TEST_WORKER_IGNORES_SIGTERM)\n";
+      continue;
+    }
     if (sig == SIGTERM || sig == SIGINT) request_stop();
   }
   // Graceful end: no new connections; requests in progress finish; kept connections close once
