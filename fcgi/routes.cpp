@@ -50,6 +50,16 @@ Router build_router() {
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
 
+  // Kiosk: one state per user, the same behind all three prefixes (spec §4.2, §4.6).
+  for (const char* prefix : {"/api/v1", "/api", "/api/security"}) {
+    std::string k = std::string(prefix) + "/kiosk";
+    add("POST", k + "/start", usr(h::kiosk_start), Access::User);
+    add("POST", k + "/stop", usr(h::kiosk_stop), Access::User);
+    add("POST", k + "/next", usr(h::kiosk_next), Access::User);
+    add("POST", k + "/previous", usr(h::kiosk_previous), Access::User);
+    add("GET", k + "/state", usr(h::kiosk_state), Access::User);
+  }
+
   // Spec §4.7: channels under /api/v1, notify under both prefixes; all need the bearer token
   // (ARCHITECTURE §4: channels belong to a user and hold secrets).
   add("GET", "/api/v1/channels", usr(h::channels_list), Access::User);

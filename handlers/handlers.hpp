@@ -29,6 +29,12 @@ Response services_history(UserContext& ctx);
 Response services_incidents(UserContext& ctx);
 Response analytics_summary(UserContext& ctx);
 
+Response kiosk_start(UserContext& ctx);
+Response kiosk_stop(UserContext& ctx);
+Response kiosk_next(UserContext& ctx);
+Response kiosk_previous(UserContext& ctx);
+Response kiosk_state(UserContext& ctx);
+
 Response channels_list(UserContext& ctx);
 Response channels_create(UserContext& ctx);
 Response channels_update(UserContext& ctx);

@@ -1,0 +1,23 @@
+#include "engines/monitor/kiosk.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using dozor::monitor::kiosk_index;
+
+BOOST_AUTO_TEST_SUITE(kiosk)
+
+BOOST_AUTO_TEST_CASE(advances_with_time_while_running) {
+  // Started at t=0 with a 30 s interval over 4 sites, from site 1.
+  BOOST_TEST(kiosk_index(true, 1, 0, 30, 29'999, 4) == 1);
+  BOOST_TEST(kiosk_index(true, 1, 0, 30, 30'000, 4) == 2);  // the switch happens at the interval
+  BOOST_TEST(kiosk_index(true, 1, 0, 30, 90'000, 4) == 0);  // and wraps around
+}
+
+BOOST_AUTO_TEST_CASE(stands_still_when_stopped_and_handles_edges) {
+  BOOST_TEST(kiosk_index(false, 3, 0, 30, 1'000'000, 4) == 3);
+  BOOST_TEST(kiosk_index(true, 2, 0, 30, 0, 0) == 0);          // no sites
+  BOOST_TEST(kiosk_index(false, -1, 0, 30, 0, 4) == 3);        // previous from the first site
+  BOOST_TEST(kiosk_index(true, 0, 5'000, 30, 1'000, 4) == 0);  // a clock behind the start
+}
+
+BOOST_AUTO_TEST_SUITE_END()
