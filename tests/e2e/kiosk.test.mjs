@@ -1,5 +1,6 @@
 // (5) The kiosk shows a tile per service with status and response time, cycles with Next/Previous
-// buttons and the arrow keys, pauses, and advances on its own at the chosen interval.
+// buttons and the arrow keys, pauses, and advances on its own at the chosen interval — all in step
+// with the server's kiosk state.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -92,16 +93,21 @@ test('kiosk shows the tiles and cycles through the services', { timeout: TEST_TI
 
     // Paused: nothing moves even past the interval.
     await interval.selectOption('5');
-    const pause = page.getByRole('button', { name: 'Pause', exact: true });
-    await pause.click();
-    assert.equal(await pause.getAttribute('aria-pressed'), 'true');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    // The label says what the button does next.
+    const resume = page.getByRole('button', { name: 'Resume', exact: true });
+    assert.equal(await resume.getAttribute('aria-pressed'), 'true');
     assert.match(await page.locator('#kiosk-countdown').textContent(), /Paused/);
     await page.waitForTimeout(6000);
     await expectCurrent(1);
+    // The server holds the state: another screen of this user sees it paused on the same site.
+    const shared = await ownerApi.mustOk('GET', '/api/v1/kiosk/state');
+    assert.equal(shared.running, false);
+    assert.equal(shared.current_service.id, services[1].id);
 
     // Resumed: it advances by itself within the 5 s interval.
-    await pause.click();
-    assert.equal(await pause.getAttribute('aria-pressed'), 'false');
+    await resume.click();
+    assert.equal(await page.getByRole('button', { name: 'Pause', exact: true }).getAttribute('aria-pressed'), 'false');
     await page.waitForFunction((id) => document.querySelector('#kiosk-stage .spot')?.dataset.serviceId === String(id),
       services[2].id, { timeout: 8000 });
     await expectCurrent(2);

@@ -1,6 +1,7 @@
-// Kiosk wallboard: cycles through the caller's services (GET /api/v1/services) at an interval.
-// Driven in the browser for now; server-side kiosk state (/kiosk/start|stop|next|previous|state)
-// can replace the local timer later without changing the markup.
+// Kiosk wallboard: shows the caller's services (GET /api/v1/services) one at a time, in step with
+// the server's kiosk state (/api/v1/kiosk/start|stop|next|previous|state), so every screen of a
+// user shows the same site. When the server cannot be reached (network loss, an expired
+// session) it keeps cycling on its own with the data it has, and says so.
 import { api } from './api.js';
 import { t, formatRelative, formatDateTime, formatMs } from './i18n.js';
 import { initPage } from './shell.js';
@@ -17,7 +18,10 @@ const state = {
   index: 0,
   interval: DEFAULT_INTERVAL,
   remaining: DEFAULT_INTERVAL * 1000,
+  switchAt: 0, // local clock time of the next switch
   paused: false,
+  offline: false, // the last kiosk call failed: cycling locally
+  syncing: false,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -113,16 +117,10 @@ function renderAll() {
 
 /* ---- navigation ----------------------------------------------------------------------------- */
 
-function resetTimer() {
-  state.remaining = state.interval * 1000;
-  renderTimer();
-}
-
-function go(index) {
+function show(index) {
   const n = state.services.length;
   if (!n) return;
   state.index = ((index % n) + n) % n;
-  resetTimer();
   renderStage();
   renderPosition();
   for (const [i, btn] of [...tiles.querySelectorAll('.tile')].entries()) {
@@ -131,27 +129,101 @@ function go(index) {
   }
 }
 
-const next = () => go(state.index + 1);
-const previous = () => go(state.index - 1);
+function restartLocalTimer() {
+  state.switchAt = Date.now() + state.interval * 1000;
+  state.remaining = state.interval * 1000;
+  renderTimer();
+}
 
-function setPaused(paused) {
+// Adopts a kiosk state answered by the server.
+function apply(k) {
+  state.offline = false;
+  $('kiosk-error').hidden = true;
+  state.interval = k.interval || state.interval;
+  fillIntervals();
+  setPausedView(!k.running);
+  if (k.current_service) {
+    const i = state.services.findIndex((s) => s.id === k.current_service.id);
+    if (i >= 0) show(i);
+  }
+  if (k.running && k.next_switch_at && k.server_time) {
+    // The server's clock decides; only the distance to the switch is taken from it.
+    state.switchAt = Date.now() + (Date.parse(k.next_switch_at) - Date.parse(k.server_time));
+  } else {
+    state.switchAt = Date.now() + state.interval * 1000;
+  }
+  state.remaining = Math.max(0, state.switchAt - Date.now());
+  renderTimer();
+}
+
+function offline(err) {
+  state.offline = true;
+  $('kiosk-error').textContent = err.status === 401 ? t('login.expired') : err.message;
+  $('kiosk-error').hidden = false;
+}
+
+async function kiosk(action, query = '') {
+  const path = action === 'state' ? '/api/v1/kiosk/state' : `/api/v1/kiosk/${action}${query}`;
+  try {
+    apply(await api(path, { method: action === 'state' ? 'GET' : 'POST', redirectOn401: false }));
+    return true;
+  } catch (err) {
+    offline(err);
+    return false;
+  }
+}
+
+async function step(delta) {
+  if (!state.services.length) return;
+  if (await kiosk(delta > 0 ? 'next' : 'previous')) return;
+  show(state.index + delta); // server away: move here, it will catch up later
+  restartLocalTimer();
+}
+
+const next = () => step(1);
+const previous = () => step(-1);
+
+// A tile: as many steps as the shorter way round.
+async function go(index) {
+  const n = state.services.length;
+  let delta = (((index - state.index) % n) + n) % n;
+  if (delta > n / 2) delta -= n;
+  for (let i = 0; i < Math.abs(delta); i += 1) await step(Math.sign(delta));
+}
+
+function setPausedView(paused) {
   state.paused = paused;
   pauseBtn.setAttribute('aria-pressed', String(paused));
+  pauseBtn.textContent = paused ? t('kiosk.resume') : t('kiosk.pause');
   document.body.classList.toggle('kiosk-paused', paused);
   renderTimer();
 }
 
-function changeInterval(seconds) {
-  state.interval = seconds;
-  try { localStorage.setItem(INTERVAL_KEY, String(seconds)); } catch { /* ignore */ }
-  resetTimer();
+async function setPaused(paused) {
+  setPausedView(paused);
+  await kiosk(paused ? 'stop' : 'start', paused ? '' : `?interval=${state.interval}`);
+  if (state.offline) { setPausedView(paused); restartLocalTimer(); }
 }
 
-function tick() {
+async function changeInterval(seconds) {
+  state.interval = seconds;
+  try { localStorage.setItem(INTERVAL_KEY, String(seconds)); } catch { /* ignore */ }
+  if (!state.paused) await kiosk('start', `?interval=${seconds}`);
+  else restartLocalTimer();
+}
+
+async function tick() {
   if (state.paused || state.services.length === 0) return;
-  state.remaining -= TICK_MS;
-  if (state.remaining <= 0) next();
-  else renderTimer();
+  state.remaining = state.switchAt - Date.now();
+  if (state.remaining > 0) { renderTimer(); return; }
+  if (state.syncing) return;
+  state.syncing = true;
+  try {
+    // The server has moved on by itself; ask where to. Offline: move here.
+    if (!(await kiosk('state'))) { show(state.index + 1); restartLocalTimer(); }
+  } finally {
+    state.syncing = false;
+  }
 }
 
 async function toggleFullscreen() {
@@ -181,18 +253,16 @@ function onKey(event) {
 
 async function load() {
   try {
-    const list = await api('/api/v1/services');
+    const list = await api('/api/v1/services', { redirectOn401: false });
     const keep = current()?.id;
     state.services = Array.isArray(list) ? list : [];
     const again = state.services.findIndex((s) => s.id === keep);
     state.index = again >= 0 ? again : Math.min(state.index, Math.max(0, state.services.length - 1));
-    $('kiosk-error').hidden = true;
+    if (!state.offline) $('kiosk-error').hidden = true;
     renderAll();
   } catch (err) {
-    if (err.status === 401) return;
     $('kiosk-loading').hidden = true;
-    $('kiosk-error').textContent = err.message;
-    $('kiosk-error').hidden = false;
+    offline(err); // keep showing what we have
   }
 }
 
@@ -208,6 +278,12 @@ async function main() {
   $('kiosk-fullscreen').addEventListener('click', toggleFullscreen);
   document.addEventListener('keydown', onKey);
   await load();
+  // Join the server's kiosk; start it (with this screen's interval) when it is not running.
+  if (await kiosk('state') && state.paused) {
+    await kiosk('start', `?interval=${readInterval()}`);
+  } else if (state.offline) {
+    restartLocalTimer();
+  }
   document.body.dataset.loaded = 'true';
   setInterval(tick, TICK_MS);
   setInterval(() => { if (!document.hidden) load(); }, REFRESH_MS);
