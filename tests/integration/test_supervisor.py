@@ -112,7 +112,7 @@ class Instance:
         if jwt_key:
             self.key.write_text(secrets.token_hex(32))
         self.server = {"socket": str(self.run_dir / "a.sock"), "socket_mode": "0600", "workers": workers,
-                       "threads": 2, "shutdown_timeout": shutdown_timeout}
+                       "threads": 2, "shutdown_timeout": shutdown_timeout, "state_dir": str(self.root)}
         self.env = env or {}
         self.proc: subprocess.Popen | None = None
         self.write_config()
