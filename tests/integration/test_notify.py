@@ -6,6 +6,8 @@ import email
 import email.policy
 import http.server
 import json
+import os
+import signal
 import socketserver
 import threading
 import time
@@ -260,6 +262,35 @@ class NotifyTest(dc.DozorTestCase):
         row = dc.db_query("SELECT state, attempts FROM notification_outbox WHERE user_id = %d" % user.id)
         self.assertEqual(row, [["sent", "2"]])
 
+
+    def test_an_outage_and_its_recovery_are_each_told_once_even_if_dozord_is_killed(self):
+        user = self.new_user("e2e")
+        self.messenger(user)
+        state = {"code": 200}
+        with dc.FixtureServer({"/site": lambda h: (state["code"], {}, "x")}) as fx:
+            svc = self.new_service(user, name="Flip site", url=fx.url("/site"), check_interval=10)
+            sid = svc["id"]
+            q = "SELECT state FROM service_state WHERE service_id = %d" % sid
+            self.assertTrue(dc.wait_until(lambda: dc.db_query(q) == [["up"]], 30, 0.5))
+            state["code"] = 500
+            self.assertTrue(dc.wait_until(lambda: dc.db_query(q) == [["down"]], 40, 0.5))
+            # SIGKILL dozord during the outage; the restarted one must not tell it again.
+            pid = int((dc.STATE_DIR / "run" / "dozord.pid").read_text())
+            os.kill(pid, signal.SIGKILL)
+            self.addCleanup(lambda: dc.stackctl("start-dozord"))
+            dc.stackctl("start-dozord")
+            time.sleep(15)  # the new dozord checks the still-failing site again (lease expiry aside)
+            state["code"] = 200
+            self.assertTrue(dc.wait_until(lambda: dc.db_query(q) == [["up"]], 60, 0.5))
+            self.assertTrue(dc.wait_until(
+                lambda: len([m for m in self.telegram.sent() if "Flip site" in m["body"]["text"]]) >= 2, 30, 0.5))
+            time.sleep(2)
+        mine = [m["body"]["text"] for m in self.telegram.sent() if "Flip site" in m["body"]["text"]]
+        self.assertEqual(len(mine), 2, mine)  # one down, one up
+        self.assertIn("DOWN", mine[0])
+        self.assertIn("HTTP status 500", mine[0])
+        self.assertIn("UP again", mine[1])
+        self.assertIn("Outage:", mine[1])
 
 if __name__ == "__main__":
     unittest.main()
