@@ -11,6 +11,7 @@
 #include "engines/config/config.hpp"
 #include "engines/config/database_params.hpp"
 #include "engines/monitor/daemon.hpp"
+#include "engines/monitor/outbox_sender.hpp"
 #include "engines/net/egress_policy.hpp"
 #include "engines/net/multi_fetch.hpp"
 
@@ -58,12 +59,15 @@ int main(int argc, char** argv) {
 
     dozor::net::global_init();
     dozor::db::init_driver();
+    // Notification delivery: engines/notify's senders plug in here (an OutboxSender calling
+    // notify::deliver_pending). Until then the outbox rows wait, pending, for one that does.
+    dozor::monitor::NoOutboxSender outbox;
     sd_notify(0, "READY=1");
     for (;;) {
       // One generation per configuration: a reload finishes the checks in flight first.
       dozor::db::Database db(dozor::config::connection_params(cfg, dozor::config::ProcessKind::Daemon));
       dozor::net::EgressPolicy egress(cfg.scanner.allow_private_targets);
-      dozor::monitor::Daemon daemon(cfg, db, egress);
+      dozor::monitor::Daemon daemon(cfg, db, egress, outbox);
       std::cerr << "dozord: running as " << daemon.owner() << " (location " << cfg.monitor.location << ")\n";
       auto stats = daemon.run(g_stop_loop, [] { sd_notify(0, "WATCHDOG=1"); });
       std::cerr << "dozord: " << stats.checks_done << " checks, " << stats.transitions << " state changes\n";
