@@ -276,6 +276,7 @@ int record(Connection& c, const std::string& owner, const std::vector<Outcome>& 
           " last_checked_at = ?, last_available = ?, last_response_time = ?, last_error = ?,"
           " cert_expires_at = COALESCE(?, cert_expires_at), next_check_at = ?,"
           " accounted_until = GREATEST(IFNULL(accounted_until, ?), ?),"
+          " checks_total = checks_total + 1, failures_total = failures_total + IF(?, 0, 1),"
           " lease_owner = NULL, lease_until = NULL"
           " WHERE service_id = ?");
       upd.setString(1, o.new_state);
@@ -292,7 +293,8 @@ int record(Connection& c, const std::string& owner, const std::vector<Outcome>& 
       upd.setString(12, sql_time_ms(next_ms));
       upd.setString(13, o.checked_at);
       upd.setString(14, o.checked_at);
-      upd.setInt64(15, o.due.service_id);
+      upd.setBoolean(15, o.available);
+      upd.setInt64(16, o.due.service_id);
       upd.executeUpdate();
       held.accounted_until_ms = std::max(held.accounted_until_ms.value_or(o.checked_at_ms), o.checked_at_ms);
       held.lease_owner.clear();  // released: a second result of this batch is history only
@@ -307,18 +309,70 @@ void release_all(Connection& c, const std::string& owner) {
   st.executeUpdate();
 }
 
-void heartbeat(Connection& c, const std::string& owner, const std::string& location, int pid,
-               const std::string& started_at, std::int64_t checks_done) {
+void heartbeat(Connection& c, const Beat& b) {
   auto& st = c.prepare(
-      "INSERT INTO daemon_heartbeats (owner, location, pid, started_at, beat_at, checks_done)"
-      " VALUES (?, ?, ?, ?, NOW(3), ?)"
-      " ON DUPLICATE KEY UPDATE beat_at = NOW(3), checks_done = VALUES(checks_done)");
-  st.setString(1, owner);
-  st.setString(2, location);
-  st.setInt(3, pid);
-  st.setString(4, started_at);
-  st.setInt64(5, checks_done);
+      "INSERT INTO daemon_heartbeats (owner, location, pid, started_at, beat_at, checks_done, rss_bytes, cpu_ms,"
+      " in_flight) VALUES (?, ?, ?, ?, NOW(3), ?, ?, ?, ?)"
+      " ON DUPLICATE KEY UPDATE beat_at = NOW(3), checks_done = VALUES(checks_done), rss_bytes = VALUES(rss_bytes),"
+      " cpu_ms = VALUES(cpu_ms), in_flight = VALUES(in_flight)");
+  st.setString(1, b.owner);
+  st.setString(2, b.location);
+  st.setInt(3, b.pid);
+  st.setString(4, b.started_at);
+  st.setInt64(5, b.checks_done);
+  st.setInt64(6, b.rss_bytes);
+  st.setInt64(7, b.cpu_ms);
+  st.setInt64(8, b.in_flight);
   st.executeUpdate();
+}
+
+MetricsSnapshot metrics_snapshot(Connection& c) {
+  MetricsSnapshot m;
+  {
+    auto& st = c.prepare(
+        "SELECT s.id, s.user_id, s.is_active, IFNULL(st.state, 'unknown'), st.last_response_time,"
+        " IFNULL(st.checks_total, 0), IFNULL(st.failures_total, 0), CAST(UNIX_TIMESTAMP(st.cert_expires_at) AS SIGNED)"
+        " FROM services s LEFT JOIN service_state st ON st.service_id = s.id ORDER BY s.id");
+    std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+    while (rs->next()) {
+      ServiceFigures f;
+      f.service_id = get_int(*rs, 1);
+      f.user_id = get_int(*rs, 2);
+      f.active = get_bool(*rs, 3);
+      f.state = get_string(*rs, 4);
+      f.last_response_ms = opt_int(*rs, 5);
+      f.checks_total = get_int(*rs, 6);
+      f.failures_total = get_int(*rs, 7);
+      f.cert_expires = opt_int(*rs, 8);
+      m.services.push_back(std::move(f));
+    }
+  }
+  {
+    auto& st = c.prepare(
+        "SELECT owner, location, pid, checks_done, rss_bytes, cpu_ms, in_flight,"
+        " CAST(UNIX_TIMESTAMP(started_at) AS SIGNED), TIMESTAMPDIFF(MICROSECOND, beat_at, NOW(3)) DIV 1000"
+        " FROM daemon_heartbeats ORDER BY owner");
+    std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+    while (rs->next()) {
+      DaemonFigures d;
+      d.owner = get_string(*rs, 1);
+      d.location = get_string(*rs, 2);
+      d.pid = get_int(*rs, 3);
+      d.checks_done = get_int(*rs, 4);
+      d.rss_bytes = get_int(*rs, 5);
+      d.cpu_ms = get_int(*rs, 6);
+      d.in_flight = get_int(*rs, 7);
+      d.started_at = get_int(*rs, 8);
+      d.beat_age_ms = get_int(*rs, 9);
+      m.daemons.push_back(std::move(d));
+    }
+  }
+  {
+    auto& st = c.prepare("SELECT COUNT(*) FROM notification_outbox WHERE state = 'pending'");
+    std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+    if (rs->next()) m.outbox_pending = get_int(*rs, 1);
+  }
+  return m;
 }
 
 int purge_heartbeats(Connection& c, int days) {

@@ -70,8 +70,47 @@ int record(Connection& c, const std::string& owner, const std::vector<Outcome>& 
 // Releases leases of `owner` without results (shutdown): the services are due again at once.
 void release_all(Connection& c, const std::string& owner);
 
-void heartbeat(Connection& c, const std::string& owner, const std::string& location, int pid,
-               const std::string& started_at, std::int64_t checks_done);
+// One dozord's heartbeat row: who and where it is, and its own figures.
+struct Beat {
+  std::string owner;
+  std::string location;
+  int pid = 0;
+  std::string started_at;  // DATETIME(3) text, UTC
+  std::int64_t checks_done = 0;
+  std::int64_t rss_bytes = 0;
+  std::int64_t cpu_ms = 0;
+  std::int64_t in_flight = 0;
+};
+void heartbeat(Connection& c, const Beat& beat);
+
+// What /metrics reports, read with a constant number of statements.
+struct ServiceFigures {
+  std::int64_t service_id = 0;
+  std::int64_t user_id = 0;
+  bool active = true;
+  std::string state = "unknown";  // debounced
+  std::optional<std::int64_t> last_response_ms;
+  std::int64_t checks_total = 0;
+  std::int64_t failures_total = 0;
+  std::optional<std::int64_t> cert_expires;  // Unix seconds
+};
+struct DaemonFigures {
+  std::string owner;
+  std::string location;
+  std::int64_t pid = 0;
+  std::int64_t checks_done = 0;
+  std::int64_t rss_bytes = 0;
+  std::int64_t cpu_ms = 0;
+  std::int64_t in_flight = 0;
+  std::int64_t started_at = 0;   // Unix seconds
+  std::int64_t beat_age_ms = 0;  // since its last heartbeat
+};
+struct MetricsSnapshot {
+  std::vector<ServiceFigures> services;
+  std::vector<DaemonFigures> daemons;
+  std::int64_t outbox_pending = 0;
+};
+MetricsSnapshot metrics_snapshot(Connection& c);
 
 // Raw checks older than `days` are deleted, at most `limit` rows per call. Returns the count.
 int purge_checks(Connection& c, int days, int limit);

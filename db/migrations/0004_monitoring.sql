@@ -18,6 +18,9 @@ CREATE TABLE service_state (
   next_check_at DATETIME(3) NOT NULL,
   lease_owner VARCHAR(128) NULL,
   lease_until DATETIME(3) NULL,
+  -- Counters for /metrics (Prometheus counters: they only grow).
+  checks_total BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  failures_total BIGINT UNSIGNED NOT NULL DEFAULT 0,
   KEY ix_state_due (next_check_at),
   CONSTRAINT fk_state_service FOREIGN KEY (service_id) REFERENCES services (id) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;
@@ -49,7 +52,11 @@ CREATE TABLE daemon_heartbeats (
   pid INT UNSIGNED NOT NULL,
   started_at DATETIME(3) NOT NULL,
   beat_at DATETIME(3) NOT NULL,
-  checks_done BIGINT UNSIGNED NOT NULL DEFAULT 0
+  checks_done BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  -- The process's own figures, for /metrics: memory, CPU time, checks in flight.
+  rss_bytes BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  cpu_ms BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  in_flight INT UNSIGNED NOT NULL DEFAULT 0
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;
 
 -- Time-weighted accounting (docs/monitoring.md, "Rollups"): the time up to which this service's

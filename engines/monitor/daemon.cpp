@@ -1,10 +1,12 @@
 #include "engines/monitor/daemon.hpp"
 
 #include <sodium.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <vector>
 
@@ -48,6 +50,21 @@ std::string sql_now(std::time_t* epoch_out, std::int64_t* ms_out = nullptr) {
   char buf[40];
   std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
   return std::string(buf) + "." + std::to_string(1000 + ms % 1000).substr(1);
+}
+
+// This process's resident memory (/proc/self/statm), for the heartbeat and /metrics.
+std::int64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::int64_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+std::int64_t cpu_ms() {
+  rusage u{};
+  if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+  auto ms = [](const timeval& t) { return std::int64_t{t.tv_sec} * 1000 + t.tv_usec / 1000; };
+  return ms(u.ru_utime) + ms(u.ru_stime);
 }
 
 std::string make_owner() {
@@ -214,8 +231,16 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
       try_db("heartbeat", [&] {
         db_.run(
             [&](db::Connection& c) {
-              db::monitor::heartbeat(c, owner_, cfg_.monitor.location, static_cast<int>(getpid()), started_at,
-                                     stats.checks_done);
+              db::monitor::Beat beat;
+              beat.owner = owner_;
+              beat.location = cfg_.monitor.location;
+              beat.pid = static_cast<int>(getpid());
+              beat.started_at = started_at;
+              beat.checks_done = stats.checks_done;
+              beat.rss_bytes = resident_bytes();
+              beat.cpu_ms = cpu_ms();
+              beat.in_flight = static_cast<std::int64_t>(fetcher.in_flight());
+              db::monitor::heartbeat(c, beat);
             },
             db::Retry::OnLostConnection);
       });

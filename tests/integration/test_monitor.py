@@ -171,6 +171,25 @@ class MonitorTest(dc.DozorTestCase):
             self.assertIsNone(second.poll(), "the second dozord died")
 
 
+class MetricsTest(dc.DozorTestCase):
+    def test_metrics_report_services_and_the_running_dozord(self):
+        user = self.new_user("metrics")
+        svc = self.new_service(user, is_active=False)
+        dc.post("/api/v1/services/%d/check" % svc["id"], token=user.token)  # a closed port: one failure
+        # dozord beats every 10 s: its row may not exist yet right after the stack started.
+        r = dc.wait_until(lambda: (lambda x: x if "dozord_up{" in x.text else None)(dc.get("/metrics")), 15, 1)
+        self.assertTrue(r, "no dozord in /metrics")
+        self.assertEqual(r.status, 200, r)
+        self.assertTrue((r.header("Content-Type") or "").startswith("text/plain; version=0.0.4"), r)
+        lines = r.text.splitlines()
+        labels = '{service_id="%d",user_id="%d"}' % (svc["id"], user.id)
+        self.assertIn("dozor_service_checks_total%s 1" % labels, lines)
+        self.assertIn("dozor_service_failures_total%s 1" % labels, lines)
+        self.assertTrue(any(l.startswith("dozord_up{") and l.endswith(" 1") for l in lines), r.text[-2000:])
+        self.assertTrue(any(l.startswith("dozord_resident_memory_bytes{") for l in lines))
+        self.assertIn("# TYPE dozor_service_up gauge", lines)
+
+
 class OnDemandCheckTest(dc.DozorTestCase):
     """The on-demand check route runs the same engine as dozord and writes the same history."""
 
