@@ -1,6 +1,6 @@
 #pragma once
-// Rollups (migration 0007) kept up to date by every stored check, and the reads analytics and
-// history make: a fixed number of queries per request, whatever the number of services.
+// The reads analytics and history make (rollups: migration 0007, db/rollups_repo): a fixed
+// number of queries per request, whatever the number of services.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -9,12 +9,9 @@
 
 #include "db/database.hpp"
 #include "engines/monitor/rollup.hpp"
+#include "engines/monitor/uptime.hpp"
 
 namespace dozor::db::analytics {
-
-// Adds one check to its service's hour and day rows. `checked_at` is DATETIME text (UTC).
-void add_check(Connection& c, std::int64_t service_id, const std::string& checked_at, bool available,
-               std::optional<std::int64_t> response_ms);
 
 struct ServiceRow {
   std::int64_t id = 0;
@@ -31,9 +28,7 @@ struct IncidentRow {
 };
 struct TimingRow {
   std::int64_t service_id = 0;
-  std::uint64_t checks = 0, failures = 0, timed = 0, sum_ms = 0;
-  std::int64_t max_ms = 0;
-  std::array<std::uint64_t, ::dozor::monitor::kBuckets> buckets{};
+  ::dozor::monitor::rollup::Figures figures;  // the last 24 hourly rows merged
 };
 
 std::int64_t now_epoch(Connection& c);

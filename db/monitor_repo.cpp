@@ -3,9 +3,13 @@
 #include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
 
+#include <algorithm>
 #include <ctime>
+#include <map>
+#include <set>
 
-#include "db/analytics_repo.hpp"
+#include "db/batch.hpp"
+#include "engines/monitor/schedule.hpp"
 #include "engines/notify/transition.hpp"
 #include "engines/text/utf8.hpp"
 
@@ -69,12 +73,34 @@ void transition(Connection& c, const Outcome& o, std::optional<std::int64_t>& in
 
 }  // namespace
 
-void ensure_state_rows(Connection& c) {
+std::vector<std::pair<std::int64_t, int>> services_without_state(Connection& c, int limit) {
   auto& st = c.prepare(
-      "INSERT IGNORE INTO service_state (service_id, next_check_at)"
-      " SELECT s.id, NOW(3) + INTERVAL (s.id % GREATEST(s.check_interval, 1)) SECOND"
-      " FROM services s LEFT JOIN service_state st ON st.service_id = s.id WHERE st.service_id IS NULL");
-  st.executeUpdate();
+      "SELECT s.id, s.check_interval FROM services s LEFT JOIN service_state st ON st.service_id = s.id"
+      " WHERE st.service_id IS NULL ORDER BY s.id LIMIT ?");
+  st.setInt(1, limit);
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  std::vector<std::pair<std::int64_t, int>> out;
+  while (rs->next()) out.emplace_back(rs->getInt64(1), rs->getInt(2));
+  return out;
+}
+
+void add_state_rows(Connection& c, const std::vector<std::pair<std::int64_t, std::int64_t>>& offsets) {
+  std::size_t done = 0;
+  for (std::size_t chunk : chunk_sizes(offsets.size())) {
+    // The service may be deleted meanwhile: the SELECT finds nothing and inserts nothing.
+    auto& st = c.prepare(
+        "INSERT INTO service_state (service_id, next_check_at) SELECT s.id, NOW(3) + INTERVAL v.offset_us MICROSECOND"
+        " FROM services s JOIN (" +
+        repeat_rows("SELECT ? AS id, ? AS offset_us", chunk, " UNION ALL ") +
+        ") v ON v.id = s.id ON DUPLICATE KEY UPDATE service_state.service_id = service_state.service_id");
+    unsigned i = 1;
+    for (std::size_t k = 0; k < chunk; ++k) {
+      st.setInt64(i++, offsets[done + k].first);
+      st.setInt64(i++, offsets[done + k].second * 1000);
+    }
+    st.executeUpdate();
+    done += chunk;
+  }
 }
 
 std::vector<Due> claim_due(Connection& c, const std::string& owner, int limit, int lease_seconds) {
@@ -114,58 +140,143 @@ std::vector<Due> claim_due(Connection& c, const std::string& owner, int limit, i
   return out;
 }
 
-int record(Connection& c, const std::string& owner, const std::vector<Outcome>& batch) {
+namespace {
+
+// Which services of the batch still exist, share-locked so they cannot vanish before commit.
+std::set<std::int64_t> existing_services(Connection& c, const std::vector<std::int64_t>& ids) {
+  std::set<std::int64_t> out;
+  std::size_t done = 0;
+  for (std::size_t chunk : chunk_sizes(ids.size())) {
+    auto& st = c.prepare("SELECT id FROM services WHERE id IN (" + repeat_rows("?", chunk) + ") LOCK IN SHARE MODE");
+    for (std::size_t k = 0; k < chunk; ++k) st.setInt64(static_cast<unsigned>(k + 1), ids[done + k]);
+    done += chunk;
+    std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+    while (rs->next()) out.insert(rs->getInt64(1));
+  }
+  return out;
+}
+
+void insert_checks(Connection& c, const std::vector<const Outcome*>& rows) {
+  std::size_t done = 0;
+  for (std::size_t chunk : chunk_sizes(rows.size())) {
+    auto& st = c.prepare(
+        "INSERT INTO checks (service_id, checked_at, is_available, status_code, response_time_ms, error, location,"
+        " dns_ms, connect_ms, tls_ms, first_byte_ms, cert_expires_at) VALUES " +
+        repeat_rows("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", chunk));
+    unsigned i = 1;
+    for (std::size_t k = 0; k < chunk; ++k) {
+      const Outcome& o = *rows[done + k];
+      st.setInt64(i++, o.due.service_id);
+      st.setString(i++, o.checked_at);
+      st.setBoolean(i++, o.available);
+      bind_optional(st, i++, o.status_code);
+      bind_optional(st, i++, o.response_time_ms);
+      bind_optional(st, i++, o.error ? std::optional(text::utf8_prefix(*o.error, 1024)) : std::nullopt);
+      st.setString(i++, o.location);
+      bind_optional(st, i++, o.dns_ms);
+      bind_optional(st, i++, o.connect_ms);
+      bind_optional(st, i++, o.tls_ms);
+      bind_optional(st, i++, o.first_byte_ms);
+      bind_optional(st, i++, o.cert_expires ? std::optional(sql_time(*o.cert_expires)) : std::nullopt);
+    }
+    st.executeUpdate();
+    done += chunk;
+  }
+}
+
+// A state row as it is now, under its row lock.
+struct Held {
+  std::string lease_owner;
+  std::optional<std::int64_t> accounted_until_ms;
+  std::int64_t due_ms = 0;  // next_check_at
+  std::int64_t now_ms = 0;  // the database's clock: every dozord schedules by the same one
+};
+
+std::map<std::int64_t, Held> lock_states(Connection& c, const std::vector<std::int64_t>& ids) {
+  std::map<std::int64_t, Held> out;
+  std::size_t done = 0;
+  for (std::size_t chunk : chunk_sizes(ids.size())) {
+    auto& st = c.prepare(
+        "SELECT service_id, IFNULL(lease_owner, ''), CAST(UNIX_TIMESTAMP(accounted_until) * 1000 AS SIGNED),"
+        " CAST(UNIX_TIMESTAMP(next_check_at) * 1000 AS SIGNED), CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)"
+        " FROM service_state WHERE service_id IN (" +
+        repeat_rows("?", chunk) + ") ORDER BY service_id FOR UPDATE");
+    for (std::size_t k = 0; k < chunk; ++k) st.setInt64(static_cast<unsigned>(k + 1), ids[done + k]);
+    done += chunk;
+    std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+    while (rs->next()) {
+      Held h;
+      h.lease_owner = rs->getString(2);
+      h.accounted_until_ms = opt_int(*rs, 3);
+      h.due_ms = rs->getInt64(4);
+      h.now_ms = rs->getInt64(5);
+      out.emplace(rs->getInt64(1), h);
+    }
+  }
+  return out;
+}
+
+std::string sql_time_ms(std::int64_t ms) {
+  return sql_time(static_cast<std::time_t>(ms / 1000)) + "." + std::to_string(1000 + ms % 1000).substr(1);
+}
+
+}  // namespace
+
+int record(Connection& c, const std::string& owner, const std::vector<Outcome>& batch, int timeout_seconds,
+           std::vector<dozor::monitor::rollup::Sample>& samples) {
   int transitions = 0;
   c.transaction([&] {
-    transitions = 0;
-    auto& check = c.prepare(
-        "INSERT INTO checks (service_id, checked_at, is_available, status_code, response_time_ms, error, location,"
-        " dns_ms, connect_ms, tls_ms, first_byte_ms, cert_expires_at)"
-        " SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM services WHERE id = ?");
-    for (const auto& o : batch) {
-      check.setString(1, o.checked_at);
-      check.setBoolean(2, o.available);
-      if (o.status_code)
-        check.setInt(3, *o.status_code);
-      else
-        check.setNull(3, sql::DataType::INTEGER);
-      bind_opt(check, 4, o.response_time_ms);
-      if (o.error)
-        check.setString(5, text::utf8_prefix(*o.error, 1024));
-      else
-        check.setNull(5, sql::DataType::VARCHAR);
-      check.setString(6, o.location);
-      bind_opt(check, 7, o.dns_ms);
-      bind_opt(check, 8, o.connect_ms);
-      bind_opt(check, 9, o.tls_ms);
-      bind_opt(check, 10, o.first_byte_ms);
-      if (o.cert_expires)
-        check.setString(11, sql_time(*o.cert_expires));
-      else
-        check.setNull(11, sql::DataType::VARCHAR);
-      check.setInt64(12, o.due.service_id);
-      if (check.executeUpdate() == 0) continue;  // deleted while it was checked
-      analytics::add_check(c, o.due.service_id, o.checked_at, o.available, o.response_time_ms);
+    transitions = 0;  // a transaction retried after a deadlock starts over
+    samples.clear();
+    std::vector<std::int64_t> ids;
+    for (const auto& o : batch) ids.push_back(o.due.service_id);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    auto existing = existing_services(c, ids);  // deleted while checked: no row at all
+    std::vector<const Outcome*> stored;
+    for (const auto& o : batch)
+      if (existing.count(o.due.service_id)) stored.push_back(&o);
+    insert_checks(c, stored);
+    std::vector<std::int64_t> kept(existing.begin(), existing.end());
+    auto states = lock_states(c, kept);
 
+    for (const Outcome* op : stored) {
+      const Outcome& o = *op;
+      dozor::monitor::rollup::Sample sample;
+      sample.service_id = o.due.service_id;
+      sample.checked_at_ms = o.checked_at_ms;
+      sample.available = o.available;
+      sample.response_ms = o.response_time_ms;
+      auto st = states.find(o.due.service_id);
       // Only the lease holder moves the state; a result that lost its lease is history only.
-      auto& held = c.prepare("SELECT 1 FROM service_state WHERE service_id = ? AND lease_owner = ? FOR UPDATE");
-      held.setInt64(1, o.due.service_id);
-      held.setString(2, owner);
-      std::unique_ptr<sql::ResultSet> h(held.executeQuery());
-      if (!h->next()) continue;
+      if (st == states.end() || st->second.lease_owner != owner) {
+        samples.push_back(sample);
+        continue;
+      }
+      Held& held = st->second;
+      // The time since the state was last accounted was spent in the state the check found.
+      if (held.accounted_until_ms && o.due.state != "unknown") {
+        std::int64_t cap = dozor::monitor::rollup::max_span_ms(o.due.interval, timeout_seconds);
+        std::int64_t from = std::max(*held.accounted_until_ms, o.checked_at_ms - cap);
+        if (from < o.checked_at_ms) sample.span = {from, o.checked_at_ms, o.due.state == "down"};
+      }
+      samples.push_back(sample);
 
       std::optional<std::int64_t> incident = o.due.open_incident_id;
       if (o.went_down || o.went_up) {
         transition(c, o, incident);
         ++transitions;
       }
+      std::int64_t next_ms = o.next_check_in < o.due.interval
+                                 ? held.now_ms + std::int64_t{o.next_check_in} * 1000  // a re-check
+                                 : dozor::monitor::next_due_ms(held.due_ms, held.now_ms, o.due.interval);
       auto& upd = c.prepare(
           "UPDATE service_state SET state = ?, failures = ?, successes = ?,"
           " open_incident_id = ?, down_since = IF(? = 'down', COALESCE(down_since, ?), NULL),"
           " last_checked_at = ?, last_available = ?, last_response_time = ?, last_error = ?,"
-          " cert_expires_at = COALESCE(?, cert_expires_at),"
-          " next_check_at = IF(? , NOW(3) + INTERVAL ? SECOND,"
-          "   GREATEST(next_check_at + INTERVAL ? SECOND, NOW(3))),"
+          " cert_expires_at = COALESCE(?, cert_expires_at), next_check_at = ?,"
+          " accounted_until = GREATEST(IFNULL(accounted_until, ?), ?),"
+          " checks_total = checks_total + 1, failures_total = failures_total + IF(?, 0, 1),"
           " lease_owner = NULL, lease_until = NULL"
           " WHERE service_id = ?");
       upd.setString(1, o.new_state);
@@ -177,20 +288,16 @@ int record(Connection& c, const std::string& owner, const std::vector<Outcome>& 
       upd.setString(7, o.checked_at);
       upd.setBoolean(8, o.available);
       bind_opt(upd, 9, o.response_time_ms);
-      if (o.error)
-        upd.setString(10, text::utf8_prefix(*o.error, 1024));
-      else
-        upd.setNull(10, sql::DataType::VARCHAR);
-      if (o.cert_expires)
-        upd.setString(11, sql_time(*o.cert_expires));
-      else
-        upd.setNull(11, sql::DataType::VARCHAR);
-      bool recheck = o.next_check_in < o.due.interval;
-      upd.setBoolean(12, recheck);
-      upd.setInt(13, o.next_check_in);
-      upd.setInt(14, o.due.interval);
-      upd.setInt64(15, o.due.service_id);
+      bind_optional(upd, 10, o.error ? std::optional(text::utf8_prefix(*o.error, 1024)) : std::nullopt);
+      bind_optional(upd, 11, o.cert_expires ? std::optional(sql_time(*o.cert_expires)) : std::nullopt);
+      upd.setString(12, sql_time_ms(next_ms));
+      upd.setString(13, o.checked_at);
+      upd.setString(14, o.checked_at);
+      upd.setBoolean(15, o.available);
+      upd.setInt64(16, o.due.service_id);
       upd.executeUpdate();
+      held.accounted_until_ms = std::max(held.accounted_until_ms.value_or(o.checked_at_ms), o.checked_at_ms);
+      held.lease_owner.clear();  // released: a second result of this batch is history only
     }
   });
   return transitions;
@@ -202,18 +309,76 @@ void release_all(Connection& c, const std::string& owner) {
   st.executeUpdate();
 }
 
-void heartbeat(Connection& c, const std::string& owner, const std::string& location, int pid,
-               const std::string& started_at, std::int64_t checks_done) {
+void heartbeat(Connection& c, const Beat& b) {
   auto& st = c.prepare(
-      "INSERT INTO daemon_heartbeats (owner, location, pid, started_at, beat_at, checks_done)"
-      " VALUES (?, ?, ?, ?, NOW(3), ?)"
-      " ON DUPLICATE KEY UPDATE beat_at = NOW(3), checks_done = VALUES(checks_done)");
-  st.setString(1, owner);
-  st.setString(2, location);
-  st.setInt(3, pid);
-  st.setString(4, started_at);
-  st.setInt64(5, checks_done);
+      "INSERT INTO daemon_heartbeats (owner, location, pid, started_at, beat_at, checks_done, rss_bytes, cpu_ms,"
+      " in_flight) VALUES (?, ?, ?, ?, NOW(3), ?, ?, ?, ?)"
+      " ON DUPLICATE KEY UPDATE beat_at = NOW(3), checks_done = VALUES(checks_done), rss_bytes = VALUES(rss_bytes),"
+      " cpu_ms = VALUES(cpu_ms), in_flight = VALUES(in_flight)");
+  st.setString(1, b.owner);
+  st.setString(2, b.location);
+  st.setInt(3, b.pid);
+  st.setString(4, b.started_at);
+  st.setInt64(5, b.checks_done);
+  st.setInt64(6, b.rss_bytes);
+  st.setInt64(7, b.cpu_ms);
+  st.setInt64(8, b.in_flight);
   st.executeUpdate();
+}
+
+MetricsSnapshot metrics_snapshot(Connection& c) {
+  MetricsSnapshot m;
+  {
+    auto& st = c.prepare(
+        "SELECT s.id, s.user_id, s.is_active, IFNULL(st.state, 'unknown'), st.last_response_time,"
+        " IFNULL(st.checks_total, 0), IFNULL(st.failures_total, 0), CAST(UNIX_TIMESTAMP(st.cert_expires_at) AS SIGNED)"
+        " FROM services s LEFT JOIN service_state st ON st.service_id = s.id ORDER BY s.id");
+    std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+    while (rs->next()) {
+      ServiceFigures f;
+      f.service_id = get_int(*rs, 1);
+      f.user_id = get_int(*rs, 2);
+      f.active = get_bool(*rs, 3);
+      f.state = get_string(*rs, 4);
+      f.last_response_ms = opt_int(*rs, 5);
+      f.checks_total = get_int(*rs, 6);
+      f.failures_total = get_int(*rs, 7);
+      f.cert_expires = opt_int(*rs, 8);
+      m.services.push_back(std::move(f));
+    }
+  }
+  {
+    auto& st = c.prepare(
+        "SELECT owner, location, pid, checks_done, rss_bytes, cpu_ms, in_flight,"
+        " CAST(UNIX_TIMESTAMP(started_at) AS SIGNED), TIMESTAMPDIFF(MICROSECOND, beat_at, NOW(3)) DIV 1000"
+        " FROM daemon_heartbeats ORDER BY owner");
+    std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+    while (rs->next()) {
+      DaemonFigures d;
+      d.owner = get_string(*rs, 1);
+      d.location = get_string(*rs, 2);
+      d.pid = get_int(*rs, 3);
+      d.checks_done = get_int(*rs, 4);
+      d.rss_bytes = get_int(*rs, 5);
+      d.cpu_ms = get_int(*rs, 6);
+      d.in_flight = get_int(*rs, 7);
+      d.started_at = get_int(*rs, 8);
+      d.beat_age_ms = get_int(*rs, 9);
+      m.daemons.push_back(std::move(d));
+    }
+  }
+  {
+    auto& st = c.prepare("SELECT COUNT(*) FROM notification_outbox WHERE state = 'pending'");
+    std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+    if (rs->next()) m.outbox_pending = get_int(*rs, 1);
+  }
+  return m;
+}
+
+int purge_heartbeats(Connection& c, int days) {
+  auto& st = c.prepare("DELETE FROM daemon_heartbeats WHERE beat_at < NOW(3) - INTERVAL ? DAY");
+  st.setInt(1, days);
+  return st.executeUpdate();
 }
 
 int purge_checks(Connection& c, int days, int limit) {

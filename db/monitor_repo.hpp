@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "db/database.hpp"
+#include "engines/monitor/rollup.hpp"
 
 namespace dozor::db::monitor {
 
@@ -25,9 +26,12 @@ struct Due {
   std::optional<std::int64_t> down_since_epoch;  // seconds since 1970, UTC
 };
 
-// Gives every service without a state row one, first due at a point spread over its interval
-// (by id), so services created together are not all checked in the same second.
-void ensure_state_rows(Connection& c);
+// Services without a state row yet (never seen by dozord): (id, check interval), at most `limit`.
+std::vector<std::pair<std::int64_t, int>> services_without_state(Connection& c, int limit);
+
+// Gives each (service id, offset in ms) a state row, first due at now + offset (an existing
+// row is left as it is: another dozord was faster).
+void add_state_rows(Connection& c, const std::vector<std::pair<std::int64_t, std::int64_t>>& offsets);
 
 // Claims up to `limit` active, due services whose lease is free or expired, for `owner` until
 // now + lease_seconds. Several dozords claim concurrently without overlap (SKIP LOCKED).
@@ -38,6 +42,7 @@ struct Outcome {
   Due due;
   std::string checked_at;  // DATETIME(3) text, UTC
   std::time_t checked_at_epoch = 0;
+  std::int64_t checked_at_ms = 0;  // the same instant in Unix milliseconds
   bool available = false;
   std::optional<int> status_code;
   std::optional<std::int64_t> response_time_ms, dns_ms, connect_ms, tls_ms, first_byte_ms;
@@ -53,19 +58,64 @@ struct Outcome {
   int next_check_in = 60;
 };
 
-// Stores a batch in one transaction: check rows (skipped for services deleted meanwhile),
-// state, incidents opened or closed, and one outbox event per transition; releases each lease
-// held by `owner`. A result whose lease was lost to another dozord keeps its check row only.
-// Returns the number of transitions written.
-int record(Connection& c, const std::string& owner, const std::vector<Outcome>& batch);
+// Stores a batch in one transaction: check rows (one multi-row INSERT; none for services deleted
+// meanwhile), state, incidents opened or closed, and one outbox event per transition; releases
+// each lease held by `owner`. A result whose lease was lost to another dozord keeps its check
+// row only. Fills `samples` with what the rollups must add (one per stored check; the state
+// holder's also accounts the time since the state was last accounted, at most
+// `rollup::max_span_ms(interval, timeout_seconds)`). Returns the number of transitions written.
+int record(Connection& c, const std::string& owner, const std::vector<Outcome>& batch, int timeout_seconds,
+           std::vector<dozor::monitor::rollup::Sample>& samples);
 
 // Releases leases of `owner` without results (shutdown): the services are due again at once.
 void release_all(Connection& c, const std::string& owner);
 
-void heartbeat(Connection& c, const std::string& owner, const std::string& location, int pid,
-               const std::string& started_at, std::int64_t checks_done);
+// One dozord's heartbeat row: who and where it is, and its own figures.
+struct Beat {
+  std::string owner;
+  std::string location;
+  int pid = 0;
+  std::string started_at;  // DATETIME(3) text, UTC
+  std::int64_t checks_done = 0;
+  std::int64_t rss_bytes = 0;
+  std::int64_t cpu_ms = 0;
+  std::int64_t in_flight = 0;
+};
+void heartbeat(Connection& c, const Beat& beat);
+
+// What /metrics reports, read with a constant number of statements.
+struct ServiceFigures {
+  std::int64_t service_id = 0;
+  std::int64_t user_id = 0;
+  bool active = true;
+  std::string state = "unknown";  // debounced
+  std::optional<std::int64_t> last_response_ms;
+  std::int64_t checks_total = 0;
+  std::int64_t failures_total = 0;
+  std::optional<std::int64_t> cert_expires;  // Unix seconds
+};
+struct DaemonFigures {
+  std::string owner;
+  std::string location;
+  std::int64_t pid = 0;
+  std::int64_t checks_done = 0;
+  std::int64_t rss_bytes = 0;
+  std::int64_t cpu_ms = 0;
+  std::int64_t in_flight = 0;
+  std::int64_t started_at = 0;   // Unix seconds
+  std::int64_t beat_age_ms = 0;  // since its last heartbeat
+};
+struct MetricsSnapshot {
+  std::vector<ServiceFigures> services;
+  std::vector<DaemonFigures> daemons;
+  std::int64_t outbox_pending = 0;
+};
+MetricsSnapshot metrics_snapshot(Connection& c);
 
 // Raw checks older than `days` are deleted, at most `limit` rows per call. Returns the count.
 int purge_checks(Connection& c, int days, int limit);
+
+// Heartbeat rows of dozords silent for more than `days`. Returns the count.
+int purge_heartbeats(Connection& c, int days);
 
 }  // namespace dozor::db::monitor

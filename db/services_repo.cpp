@@ -3,7 +3,6 @@
 #include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
 
-#include "db/analytics_repo.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::db::services {
@@ -104,20 +103,21 @@ void record_check(Connection& c, const CheckRecord& r) {
     bind_optional(ins, 5, r.response_time_ms);
     bind_optional(ins, 6, r.error ? std::optional(text::utf8_prefix(*r.error, 1024)) : std::nullopt);
     ins.executeUpdate();
-    analytics::add_check(c, r.service_id, r.checked_at, r.is_available,
-                         r.response_time_ms ? std::optional<std::int64_t>(*r.response_time_ms) : std::nullopt);
     // The latest check for the list; dozord's debounced state and schedule are left alone.
     auto& upd = c.prepare(
         "INSERT INTO service_state (service_id, next_check_at, last_checked_at, last_available, last_response_time,"
-        " last_error) SELECT id, NOW(3) + INTERVAL check_interval SECOND, ?, ?, ?, ? FROM services WHERE id = ?"
+        " last_error, checks_total, failures_total)"
+        " SELECT id, NOW(3) + INTERVAL check_interval SECOND, ?, ?, ?, ?, 1, ? FROM services WHERE id = ?"
         " ON DUPLICATE KEY UPDATE last_checked_at = VALUES(last_checked_at),"
         " last_available = VALUES(last_available), last_response_time = VALUES(last_response_time),"
-        " last_error = VALUES(last_error)");
+        " last_error = VALUES(last_error), checks_total = checks_total + 1,"
+        " failures_total = failures_total + VALUES(failures_total)");
     upd.setString(1, r.checked_at);
     upd.setBoolean(2, r.is_available);
     bind_optional(upd, 3, r.response_time_ms);
     bind_optional(upd, 4, r.error ? std::optional(text::utf8_prefix(*r.error, 1024)) : std::nullopt);
-    upd.setInt64(5, r.service_id);
+    upd.setInt(5, r.is_available ? 0 : 1);
+    upd.setInt64(6, r.service_id);
     upd.executeUpdate();
   });
 }

@@ -8,6 +8,7 @@ namespace dozor::handlers {
 using http::Response;
 
 Response health(Context& ctx);
+Response metrics(Context& ctx);
 
 Response auth_login(Context& ctx);
 Response auth_verify(UserContext& ctx);

@@ -1,17 +1,18 @@
 // dozord: the background daemon — scheduled checks of every active service (engines/monitor).
 // Several may run, on one host or several: they share the work through leases in MariaDB.
 #include <systemd/sd-daemon.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
 #include <iostream>
 #include <string>
-#include <thread>
 
 #include "db/database.hpp"
 #include "engines/config/config.hpp"
 #include "engines/config/database_params.hpp"
 #include "engines/monitor/daemon.hpp"
+#include "engines/monitor/outbox_sender.hpp"
 #include "engines/net/egress_policy.hpp"
 #include "engines/net/multi_fetch.hpp"
 #include "engines/notify/outbox.hpp"
@@ -26,29 +27,37 @@ void request_exit(int) {
   g_exit.store(true);
   g_stop_loop.store(true);
 }
-// Sends due notifications until the loop winds down; database trouble waits for the next round.
-void deliver_outbox(const dozor::config::Config& cfg, dozor::db::Database& db, const dozor::net::EgressPolicy& egress,
-                    const std::string& owner) {
-  dozor::notify::OutboxOptions opts;
-  opts.owner = owner;
-  opts.language = dozor::notify::parse_language(cfg.notify.language);
-  opts.send.telegram_api_base = cfg.notify.telegram_api_base;
-  opts.send.egress = &egress;
-  opts.send.timeout = std::chrono::seconds(cfg.monitor.timeout);
-  while (!g_stop_loop.load()) {
-    int sent = 0;
-    try {
-      auto s = dozor::notify::deliver_pending(db, opts);
-      sent = s.sent + s.failed;
-      if (s.failed) std::cerr << "dozord: " << s.failed << " notification(s) failed; retried with backoff\n";
-    } catch (const std::exception& e) {
-      std::cerr << "dozord: outbox: " << e.what() << "\n";
-    }
-    // A full batch means more is due: go on at once; otherwise look again in a second.
-    for (int i = 0; i < 5 && sent < opts.batch && !g_stop_loop.load(); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+// engines/notify's delivery behind the daemon's OutboxSender hook: the daemon's OutboxPump runs
+// it on a thread of its own, so a slow SMTP server never delays a check.
+class NotifyOutbox final : public dozor::monitor::OutboxSender {
+ public:
+  NotifyOutbox(const dozor::config::Config& cfg, dozor::db::Database& db, const dozor::net::EgressPolicy& egress)
+      : db_(db) {
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    opts_.owner = std::string(host) + ":" + std::to_string(getpid()) + ":outbox";
+    opts_.language = dozor::notify::parse_language(cfg.notify.language);
+    opts_.send.telegram_api_base = cfg.notify.telegram_api_base;
+    opts_.send.egress = &egress;
+    opts_.send.timeout = std::chrono::seconds(cfg.monitor.timeout);
   }
-}
+  // Each send is bounded by its own timeout; the deadline only decides whether to start a round.
+  int deliver_pending(std::chrono::steady_clock::time_point deadline) override {
+    if (std::chrono::steady_clock::now() >= deadline) return 0;
+    try {
+      auto s = dozor::notify::deliver_pending(db_, opts_);
+      if (s.failed) std::cerr << "dozord: " << s.failed << " notification(s) failed; retried with backoff\n";
+      return s.sent + s.failed;
+    } catch (const std::exception& e) {
+      std::cerr << "dozord: outbox: " << e.what() << "\n";  // database away: the next round tries again
+      return 0;
+    }
+  }
+
+ private:
+  dozor::db::Database& db_;
+  dozor::notify::OutboxOptions opts_;
+};
 
 void request_reload(int) {
   g_reload.store(true);
@@ -89,12 +98,10 @@ int main(int argc, char** argv) {
       // One generation per configuration: a reload finishes the checks in flight first.
       dozor::db::Database db(dozor::config::connection_params(cfg, dozor::config::ProcessKind::Daemon));
       dozor::net::EgressPolicy egress(cfg.scanner.allow_private_targets);
-      dozor::monitor::Daemon daemon(cfg, db, egress);
+      NotifyOutbox outbox(cfg, db, egress);
+      dozor::monitor::Daemon daemon(cfg, db, egress, outbox);
       std::cerr << "dozord: running as " << daemon.owner() << " (location " << cfg.monitor.location << ")\n";
-      // The outbox has its own thread: a slow SMTP server must not delay checks.
-      std::thread outbox([&] { deliver_outbox(cfg, db, egress, daemon.owner() + ":outbox"); });
       auto stats = daemon.run(g_stop_loop, [] { sd_notify(0, "WATCHDOG=1"); });
-      outbox.join();
       std::cerr << "dozord: " << stats.checks_done << " checks, " << stats.transitions << " state changes\n";
       if (g_exit.load()) break;
       g_reload.store(false);

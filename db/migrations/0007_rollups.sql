@@ -1,24 +1,57 @@
--- Hourly and daily figures per service, kept up to date by every stored check (dozord and
--- on-demand), so analytics and history read a few rows per service instead of raw checks.
--- Response times go into fixed buckets (upper bounds in ms: 50, 100, 200, 300, 500, 750, 1000,
--- 1500, 2000, 3000, 5000, 7500, 10000, 15000, 30000, more) from which p95 is read.
-CREATE TABLE check_rollups (
+-- Rollups and /metrics figures for dozord (docs/monitoring.md, "Rollups" and "/metrics").
+
+-- Counters for /metrics (Prometheus counters: they only grow).
+ALTER TABLE service_state
+  ADD COLUMN checks_total BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  ADD COLUMN failures_total BIGINT UNSIGNED NOT NULL DEFAULT 0;
+
+-- The process's own figures, for /metrics: memory, CPU time, checks in flight.
+ALTER TABLE daemon_heartbeats
+  ADD COLUMN rss_bytes BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  ADD COLUMN cpu_ms BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  ADD COLUMN in_flight INT UNSIGNED NOT NULL DEFAULT 0;
+
+-- Time-weighted accounting (docs/monitoring.md, "Rollups"): the time up to which this service's
+-- state has been counted into the rollups; the next check counts (accounted_until, checked_at].
+ALTER TABLE service_state ADD COLUMN accounted_until DATETIME(3) NULL;
+
+-- Retention deletes raw checks by age alone: it needs its own index.
+ALTER TABLE checks ADD KEY ix_checks_time (checked_at);
+
+-- Per service per hour and per day (UTC): checks, failures, time observed and time down (the
+-- debounced state, weighted by time), and response times: count, sum, max, p95 and the
+-- histogram the p95 comes from (engines/monitor/rollup: mergeable, so a window of any length
+-- gets its p95 from the sum of its buckets' histograms).
+CREATE TABLE rollup_hourly (
   service_id BIGINT UNSIGNED NOT NULL,
-  period ENUM('hour', 'day') NOT NULL,
   bucket_start DATETIME NOT NULL,
   checks INT UNSIGNED NOT NULL DEFAULT 0,
   failures INT UNSIGNED NOT NULL DEFAULT 0,
-  timed INT UNSIGNED NOT NULL DEFAULT 0,
-  sum_ms BIGINT UNSIGNED NOT NULL DEFAULT 0,
-  max_ms INT UNSIGNED NOT NULL DEFAULT 0,
-  h0 INT UNSIGNED NOT NULL DEFAULT 0, h1 INT UNSIGNED NOT NULL DEFAULT 0,
-  h2 INT UNSIGNED NOT NULL DEFAULT 0, h3 INT UNSIGNED NOT NULL DEFAULT 0,
-  h4 INT UNSIGNED NOT NULL DEFAULT 0, h5 INT UNSIGNED NOT NULL DEFAULT 0,
-  h6 INT UNSIGNED NOT NULL DEFAULT 0, h7 INT UNSIGNED NOT NULL DEFAULT 0,
-  h8 INT UNSIGNED NOT NULL DEFAULT 0, h9 INT UNSIGNED NOT NULL DEFAULT 0,
-  h10 INT UNSIGNED NOT NULL DEFAULT 0, h11 INT UNSIGNED NOT NULL DEFAULT 0,
-  h12 INT UNSIGNED NOT NULL DEFAULT 0, h13 INT UNSIGNED NOT NULL DEFAULT 0,
-  h14 INT UNSIGNED NOT NULL DEFAULT 0, h15 INT UNSIGNED NOT NULL DEFAULT 0,
-  PRIMARY KEY (service_id, period, bucket_start),
-  CONSTRAINT fk_rollups_service FOREIGN KEY (service_id) REFERENCES services (id) ON DELETE CASCADE
+  observed_ms BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  down_ms BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  rt_count INT UNSIGNED NOT NULL DEFAULT 0,
+  rt_sum_ms BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  rt_max_ms INT UNSIGNED NULL,
+  rt_p95_ms INT UNSIGNED NULL,
+  rt_hist TEXT NOT NULL,
+  PRIMARY KEY (service_id, bucket_start),
+  KEY ix_rollup_hourly_time (bucket_start),
+  CONSTRAINT fk_rollup_hourly_service FOREIGN KEY (service_id) REFERENCES services (id) ON DELETE CASCADE
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;
+
+CREATE TABLE rollup_daily (
+  service_id BIGINT UNSIGNED NOT NULL,
+  bucket_start DATETIME NOT NULL,
+  checks INT UNSIGNED NOT NULL DEFAULT 0,
+  failures INT UNSIGNED NOT NULL DEFAULT 0,
+  observed_ms BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  down_ms BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  rt_count INT UNSIGNED NOT NULL DEFAULT 0,
+  rt_sum_ms BIGINT UNSIGNED NOT NULL DEFAULT 0,
+  rt_max_ms INT UNSIGNED NULL,
+  rt_p95_ms INT UNSIGNED NULL,
+  rt_hist TEXT NOT NULL,
+  PRIMARY KEY (service_id, bucket_start),
+  KEY ix_rollup_daily_time (bucket_start),
+  CONSTRAINT fk_rollup_daily_service FOREIGN KEY (service_id) REFERENCES services (id) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;

@@ -130,6 +130,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"monitor.lease_seconds", int_setter(c.monitor.lease_seconds, 5, 3600)},
       {"monitor.max_in_flight", int_setter(c.monitor.max_in_flight, 1, 100000)},
       {"monitor.retention_days", int_setter(c.monitor.retention_days, 1, 3650)},
+      {"monitor.rollup_retention_days", int_setter(c.monitor.rollup_retention_days, 1, 3650)},
       {"limits.services_per_user", int_setter(c.limits.services_per_user, 1, 1000000)},
       {"limits.check_slots", int_setter(c.limits.check_slots, 0, 4096)},
       {"limits.check_slots_per_user", int_setter(c.limits.check_slots_per_user, 1, 16)},
@@ -196,6 +197,9 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
     problems << "config: notify.language must be \"en\" or \"ru\"\n";
   if (c.notify.telegram_api_base.rfind("https://", 0) != 0 && c.notify.telegram_api_base.rfind("http://", 0) != 0)
     problems << "config: notify.telegram_api_base must be an http(s) URL\n";
+  // Rollups summarise raw checks: they must outlive them, or history would have a hole.
+  if (c.monitor.rollup_retention_days < c.monitor.retention_days)
+    problems << "config: monitor.rollup_retention_days must be at least monitor.retention_days\n";
   // A lease shorter than a check (plus time to store it) would hand a service to a second
   // dozord while the first is still checking it.
   if (c.monitor.lease_seconds < c.monitor.timeout + 5)

@@ -54,9 +54,10 @@ struct MonitorConfig {
   int failures_to_down = 2;
   int successes_to_up = 1;
   std::string location = "default";
-  int lease_seconds = 30;    // a dead dozord's services are taken over after this
-  int max_in_flight = 2000;  // checks one dozord runs at once
-  int retention_days = 30;   // raw checks
+  int lease_seconds = 30;           // a dead dozord's services are taken over after this
+  int max_in_flight = 2000;         // checks one dozord runs at once
+  int retention_days = 30;          // raw checks
+  int rollup_retention_days = 400;  // hourly and daily rollups
 };
 
 // Per-user and global bounds that keep a few users from starving the rest.

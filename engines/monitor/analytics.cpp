@@ -9,6 +9,7 @@
 #include "db/services_repo.hpp"
 #include "engines/errors.hpp"
 #include "engines/monitor/rollup.hpp"
+#include "engines/monitor/uptime.hpp"
 
 namespace dozor::monitor {
 namespace {
@@ -64,9 +65,8 @@ boost::json::value analytics_summary(db::Database& db, std::int64_t user_id) {
     double monitored = 0, up = 0;
   };
   Window w24{kDay}, w7{7 * kDay}, w30{30 * kDay};
-  std::uint64_t timed = 0, sum_ms = 0;
-  std::int64_t max_ms = 0, inc24 = 0, inc7 = 0;
-  std::array<std::uint64_t, kBuckets> all_buckets{};
+  rollup::Figures all;  // every service's last 24 hours merged
+  std::int64_t inc24 = 0, inc7 = 0;
   array rows;
   for (const auto& s : services) {
     if (s.active) totals["active"] = totals["active"].as_int64() + 1;
@@ -86,14 +86,11 @@ boost::json::value analytics_summary(db::Database& db, std::int64_t user_id) {
     inc24 += f.inc24;
     inc7 += f.inc7;
     std::optional<std::int64_t> avg, p95;
-    if (auto it = timing.find(s.id); it != timing.end() && it->second->timed > 0) {
-      const auto& t = *it->second;
-      avg = static_cast<std::int64_t>(t.sum_ms / t.timed);
-      p95 = p95_of(t.buckets, t.max_ms);
-      timed += t.timed;
-      sum_ms += t.sum_ms;
-      max_ms = std::max(max_ms, t.max_ms);
-      for (std::size_t i = 0; i < kBuckets; ++i) all_buckets[i] += t.buckets[i];
+    if (auto it = timing.find(s.id); it != timing.end() && it->second->figures.rt_count > 0) {
+      const auto& f24 = it->second->figures;
+      avg = f24.rt_sum_ms / f24.rt_count;
+      p95 = f24.p95();
+      all.merge(f24);
     }
     rows.push_back(object{{"id", s.id},
                           {"name", s.name},
@@ -114,9 +111,8 @@ boost::json::value analytics_summary(db::Database& db, std::int64_t user_id) {
   return object{
       {"totals", totals},
       {"uptime", object{{"24h", overall(w24)}, {"7d", overall(w7)}, {"30d", overall(w30)}}},
-      {"response_time_24h",
-       object{{"avg_ms", timed ? value(static_cast<std::int64_t>(sum_ms / timed)) : value(nullptr)},
-              {"p95_ms", opt(p95_of(all_buckets, max_ms))}}},
+      {"response_time_24h", object{{"avg_ms", all.rt_count ? value(all.rt_sum_ms / all.rt_count) : value(nullptr)},
+                                   {"p95_ms", opt(all.p95())}}},
       {"incidents", object{{"24h", inc24}, {"7d", inc7}}},
       {"services", rows},
   };

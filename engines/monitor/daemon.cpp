@@ -1,16 +1,21 @@
 #include "engines/monitor/daemon.hpp"
 
 #include <sodium.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <vector>
 
 #include "db/errors.hpp"
 #include "db/monitor_repo.hpp"
+#include "db/rollups_repo.hpp"
 #include "engines/monitor/debounce.hpp"
+#include "engines/monitor/rollup_store.hpp"
+#include "engines/monitor/schedule.hpp"
 #include "engines/monitor/service_check.hpp"
 #include "engines/net/multi_fetch.hpp"
 
@@ -23,23 +28,43 @@ using namespace std::chrono_literals;
 constexpr auto kClaimEvery = 1s;
 constexpr auto kHeartbeatEvery = 10s;
 constexpr auto kStateRowsEvery = 5s;
-constexpr auto kPurgeEvery = 1h;
+constexpr auto kPurgeEvery = 1min;
+constexpr auto kPurgeBudget = 2s;  // per round: retention never holds the checks back for long
+constexpr int kPurgeChunk = 5000;  // rows per DELETE: short row locks, bounded undo
+constexpr int kHeartbeatRetentionDays = 7;
+constexpr int kNewStateRows = 1000;  // services given a schedule per round
 constexpr auto kFlushEvery = 500ms;
 constexpr auto kAliveEvery = 5s;
 constexpr std::size_t kFlushAt = 200;        // results per write transaction
 constexpr std::size_t kMaxUnstored = 20000;  // results kept while the database is away
 constexpr int kClaimBatch = 500;
 
-std::string sql_now(std::time_t* epoch_out) {
+std::string sql_now(std::time_t* epoch_out, std::int64_t* ms_out = nullptr) {
   auto now = std::chrono::system_clock::now();
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
   std::time_t secs = static_cast<std::time_t>(ms / 1000);
   if (epoch_out) *epoch_out = secs;
+  if (ms_out) *ms_out = ms;
   std::tm tm{};
   gmtime_r(&secs, &tm);
   char buf[40];
   std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
   return std::string(buf) + "." + std::to_string(1000 + ms % 1000).substr(1);
+}
+
+// This process's resident memory (/proc/self/statm), for the heartbeat and /metrics.
+std::int64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::int64_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+std::int64_t cpu_ms() {
+  rusage u{};
+  if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+  auto ms = [](const timeval& t) { return std::int64_t{t.tv_sec} * 1000 + t.tv_usec / 1000; };
+  return ms(u.ru_utime) + ms(u.ru_stime);
 }
 
 std::string make_owner() {
@@ -64,8 +89,37 @@ bool try_db(const char* what, Fn&& fn) {
 
 }  // namespace
 
-Daemon::Daemon(const config::Config& cfg, db::Database& db, const net::EgressPolicy& egress)
-    : cfg_(cfg), db_(db), egress_(egress), owner_(make_owner()) {}
+Daemon::Daemon(const config::Config& cfg, db::Database& db, const net::EgressPolicy& egress, OutboxSender& outbox)
+    : cfg_(cfg), db_(db), egress_(egress), outbox_(outbox), owner_(make_owner()) {}
+
+void Daemon::purge(Clock::time_point deadline) {
+  // Retention in short DELETEs until nothing is left or the round's budget is spent: at 10,000
+  // services every minute, a day brings 14 million checks to delete.
+  struct Target {
+    const char* what;
+    std::function<int(db::Connection&)> run;
+  };
+  const int raw_days = cfg_.monitor.retention_days, rollup_days = cfg_.monitor.rollup_retention_days;
+  Target targets[] = {
+      {"retention of checks", [&](db::Connection& c) { return db::monitor::purge_checks(c, raw_days, kPurgeChunk); }},
+      {"retention of hourly rollups",
+       [&](db::Connection& c) { return db::rollups::purge(c, db::rollups::Table::Hourly, rollup_days, kPurgeChunk); }},
+      {"retention of daily rollups",
+       [&](db::Connection& c) { return db::rollups::purge(c, db::rollups::Table::Daily, rollup_days, kPurgeChunk); }},
+      {"retention of heartbeats",
+       [&](db::Connection& c) { return db::monitor::purge_heartbeats(c, kHeartbeatRetentionDays); }},
+  };
+  for (auto& target : targets) {
+    int deleted = kPurgeChunk;
+    while (deleted >= kPurgeChunk && Clock::now() < deadline) {
+      deleted = 0;
+      // Deleting what is past retention is idempotent: repeating it after a lost connection is harmless.
+      if (!try_db(target.what,
+                  [&] { db_.run([&](db::Connection& c) { deleted = target.run(c); }, db::Retry::OnLostConnection); }))
+        return;
+    }
+  }
+}
 
 DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void()>& alive) {
   DaemonStats stats;
@@ -76,6 +130,7 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
   thresholds.successes_to_up = cfg_.monitor.successes_to_up;
   std::time_t started_epoch = 0;
   std::string started_at = sql_now(&started_epoch);
+  OutboxPump pump(outbox_);
   auto never = Clock::now() - 24h;
   auto last_claim = never, last_beat = never, last_rows = never, last_purge = never, last_flush = Clock::now(),
        last_alive = never;
@@ -83,7 +138,7 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
   auto on_result = [&](const db::monitor::Due& due, net::CheckOutcome r) {
     db::monitor::Outcome o;
     o.due = due;
-    o.checked_at = sql_now(&o.checked_at_epoch);
+    o.checked_at = sql_now(&o.checked_at_epoch, &o.checked_at_ms);
     o.available = r.responded && is_available_status(r.status) && r.error.empty();
     if (r.responded) {
       o.status_code = r.status;
@@ -116,10 +171,19 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
     std::vector<db::monitor::Outcome> batch(unstored.begin(),
                                             unstored.begin() + static_cast<long>(std::min(unstored.size(), kFlushAt)));
     int transitions = 0;
+    std::vector<rollup::Sample> samples;
     // Not retried on a lost connection: a COMMIT that reached the server must not store twice;
     // the batch stays queued and the lease check keeps a late retry from moving state twice.
+    // Checks, state, incidents, outbox events and rollups commit together.
     if (try_db("storing results", [&] {
-          db_.run([&](db::Connection& c) { transitions = db::monitor::record(c, owner_, batch); }, db::Retry::Never);
+          db_.run(
+              [&](db::Connection& c) {
+                c.transaction([&] {
+                  transitions = db::monitor::record(c, owner_, batch, cfg_.monitor.timeout, samples);
+                  store_rollups(c, samples);
+                });
+              },
+              db::Retry::Never);
         })) {
       unstored.erase(unstored.begin(), unstored.begin() + static_cast<long>(batch.size()));
       stats.transitions += transitions;
@@ -130,7 +194,16 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
   while (!stop.load()) {
     auto now = Clock::now();
     if (now - last_rows >= kStateRowsEvery) {
-      try_db("state rows", [&] { db_.run(db::monitor::ensure_state_rows, db::Retry::OnLostConnection); });
+      try_db("state rows", [&] {
+        db_.run(
+            [&](db::Connection& c) {
+              std::vector<std::pair<std::int64_t, std::int64_t>> offsets;
+              for (auto [id, interval] : db::monitor::services_without_state(c, kNewStateRows))
+                offsets.emplace_back(id, spread_offset_ms(id, interval));
+              db::monitor::add_state_rows(c, offsets);
+            },
+            db::Retry::OnLostConnection);
+      });
       last_rows = now;
     }
     if (now - last_claim >= kClaimEvery) {
@@ -158,19 +231,24 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
       try_db("heartbeat", [&] {
         db_.run(
             [&](db::Connection& c) {
-              db::monitor::heartbeat(c, owner_, cfg_.monitor.location, static_cast<int>(getpid()), started_at,
-                                     stats.checks_done);
+              db::monitor::Beat beat;
+              beat.owner = owner_;
+              beat.location = cfg_.monitor.location;
+              beat.pid = static_cast<int>(getpid());
+              beat.started_at = started_at;
+              beat.checks_done = stats.checks_done;
+              beat.rss_bytes = resident_bytes();
+              beat.cpu_ms = cpu_ms();
+              beat.in_flight = static_cast<std::int64_t>(fetcher.in_flight());
+              db::monitor::heartbeat(c, beat);
             },
             db::Retry::OnLostConnection);
       });
       last_beat = now;
     }
     if (now - last_purge >= kPurgeEvery) {
-      try_db("retention", [&] {
-        db_.run([&](db::Connection& c) { db::monitor::purge_checks(c, cfg_.monitor.retention_days, 10000); },
-                db::Retry::OnLostConnection);
-      });
-      last_purge = now;
+      purge(now + kPurgeBudget);
+      last_purge = Clock::now();
     }
     fetcher.run(100ms);
     if (now - last_alive >= kAliveEvery) {

@@ -3,11 +3,13 @@
 // store results in batches with their state changes, beat the heartbeat. One thread; the only
 // blocking calls are database statements, each bounded by the statement timeout.
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <string>
 
 #include "db/database.hpp"
 #include "engines/config/config.hpp"
+#include "engines/monitor/outbox_sender.hpp"
 #include "engines/net/egress_policy.hpp"
 
 namespace dozor::monitor {
@@ -19,7 +21,8 @@ struct DaemonStats {
 
 class Daemon {
  public:
-  Daemon(const config::Config& cfg, db::Database& db, const net::EgressPolicy& egress);
+  // `outbox` delivers notifications on a thread of its own while run() runs.
+  Daemon(const config::Config& cfg, db::Database& db, const net::EgressPolicy& egress, OutboxSender& outbox);
 
   // Runs until `stop` becomes true, then finishes the checks in flight (bounded by the check
   // timeout), stores them and releases its leases.
@@ -29,9 +32,13 @@ class Daemon {
   const std::string& owner() const { return owner_; }
 
  private:
+  // Retention: deletes what is past it, in chunks, until done or `deadline`.
+  void purge(std::chrono::steady_clock::time_point deadline);
+
   const config::Config& cfg_;
   db::Database& db_;
   const net::EgressPolicy& egress_;
+  OutboxSender& outbox_;
   std::string owner_;  // host:pid:random, unique per run
 };
 

@@ -7,6 +7,7 @@
 #include "db/errors.hpp"
 #include "db/services_repo.hpp"
 #include "engines/errors.hpp"
+#include "engines/monitor/rollup_store.hpp"
 #include "engines/net/multi_fetch.hpp"
 
 namespace dozor::monitor {
@@ -63,7 +64,21 @@ CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int
                                 r.response_time_ms, r.error};
   // Not retried on a lost connection: a COMMIT that reached the server must not store twice.
   try {
-    db.run([&](db::Connection& c) { db::services::record_check(c, rec); }, db::Retry::Never);
+    // The on-demand check is history like any other: its row and its rollup figures commit
+    // together. It moves no debounced state, so it accounts no time (docs/monitoring.md).
+    rollup::Sample sample;
+    sample.service_id = service_id;
+    sample.checked_at_ms = std::chrono::duration_cast<std::chrono::milliseconds>(started.time_since_epoch()).count();
+    sample.available = r.is_available;
+    sample.response_ms = r.response_time_ms;
+    db.run(
+        [&](db::Connection& c) {
+          c.transaction([&] {
+            db::services::record_check(c, rec);
+            store_rollups(c, {sample});
+          });
+        },
+        db::Retry::Never);
   } catch (const db::MissingParent&) {
     throw NotFound("Service not found");  // deleted while its check ran
   }

@@ -18,9 +18,47 @@ namespace dozor::net {
 
 const char* const kUnreachable = "cannot connect: the host has no address the egress policy allows";
 
+const char* to_string(CheckError e) {
+  switch (e) {
+    case CheckError::None: return "none";
+    case CheckError::Unreachable: return "unreachable";
+    case CheckError::Timeout: return "timeout";
+    case CheckError::Connect: return "connect";
+    case CheckError::Tls: return "tls";
+    case CheckError::TooManyRedirects: return "too_many_redirects";
+    case CheckError::BadRedirect: return "bad_redirect";
+    case CheckError::BadProxy: return "bad_proxy";
+    case CheckError::Transport: return "transport";
+    case CheckError::Internal: return "internal";
+  }
+  return "unknown";
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+CheckError kind_of(CURLcode rc) {
+  switch (rc) {
+    case CURLE_OPERATION_TIMEDOUT: return CheckError::Timeout;
+    case CURLE_COULDNT_CONNECT: return CheckError::Connect;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS: return CheckError::Tls;
+    default: return CheckError::Transport;
+  }
+}
+
+bool supported_proxy(const std::string& proxy) {
+  for (const char* scheme : {"http://", "https://", "socks5://", "socks5h://"})
+    if (proxy.rfind(scheme, 0) == 0 && proxy.size() > std::strlen(scheme)) return true;
+  return false;
+}
 
 bool is_redirect(long status) {
   return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
@@ -148,13 +186,25 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
       t->request.timeout - std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t->started);
   t->out.final_url = t->url;
   if (remaining.count() <= 0) {
+    t->out.kind = CheckError::Timeout;
     t->out.error = "timed out after " + std::to_string(t->request.timeout.count()) + " ms";
     complete(*t);
     return;
   }
-  if (t->easy) curl_easy_cleanup(t->easy);
-  t->easy = curl_easy_init();
+  if (!t->request.proxy.empty() && !supported_proxy(t->request.proxy)) {
+    t->out.kind = CheckError::BadProxy;
+    t->out.error = "unsupported proxy (use http://, https://, socks5:// or socks5h://)";
+    complete(*t);
+    return;
+  }
+  // One handle for every hop of a check: reset, so nothing of the last hop (its URL, its
+  // credentials) carries over.
+  if (t->easy)
+    curl_easy_reset(t->easy);
+  else
+    t->easy = curl_easy_init();
   if (!t->easy) {
+    t->out.kind = CheckError::Internal;
     t->out.error = "cannot initialise libcurl";
     complete(*t);
     return;
@@ -167,7 +217,10 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
   curl_easy_setopt(e, CURLOPT_URL, t->url.c_str());
   curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(e, CURLOPT_PROXY, "");  // environment proxies would bypass the policy
+  // Only the explicit proxy: "" disables http_proxy and friends, and an explicit NOPROXY keeps
+  // the environment's no_proxy from sending some hosts around the chosen proxy.
+  curl_easy_setopt(e, CURLOPT_PROXY, t->request.proxy.c_str());
+  curl_easy_setopt(e, CURLOPT_NOPROXY, "");
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(remaining.count()));
   curl_easy_setopt(e, CURLOPT_USERAGENT, t->request.user_agent.c_str());
@@ -181,6 +234,7 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
   curl_easy_setopt(e, CURLOPT_HEADERDATA, t.get());
   curl_easy_setopt(e, CURLOPT_PRIVATE, t.get());
   if (curl_multi_add_handle(multi_, e) != CURLM_OK) {
+    t->out.kind = CheckError::Internal;
     t->out.error = "cannot start the transfer";
     complete(*t);
     return;
@@ -231,10 +285,11 @@ void MultiFetcher::finished(void* easy, int curl_code) {
   out.first_byte_ms = first ? std::optional(*first - tls.value_or(connect.value_or(0))) : std::nullopt;
   if (auto exp = leaf_expiry(e)) out.cert_expires = exp;
 
-  if (!t->gate.refusal.empty() || rc == CURLE_COULDNT_RESOLVE_HOST) {
+  if (!t->gate.refusal.empty() || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_RESOLVE_PROXY) {
     if (!t->gate.refusal.empty()) std::cerr << "egress: refused " << t->url << ": " << t->gate.refusal << "\n";
     out.responded = false;
     out.status = 0;
+    out.kind = CheckError::Unreachable;
     out.error = kUnreachable;
     complete(*t);
     return;
@@ -242,6 +297,7 @@ void MultiFetcher::finished(void* easy, int curl_code) {
   if (rc != CURLE_OK && !(rc == CURLE_WRITE_ERROR && t->truncated)) {
     out.responded = false;
     out.status = 0;
+    out.kind = kind_of(rc);
     out.error = rc == CURLE_OPERATION_TIMEDOUT ? "timed out after " + std::to_string(t->request.timeout.count()) + " ms"
                                                : curl_easy_strerror(rc);
     complete(*t);
@@ -254,6 +310,7 @@ void MultiFetcher::finished(void* easy, int curl_code) {
     return;
   }
   if (t->hop >= t->request.max_redirects) {
+    out.kind = CheckError::TooManyRedirects;
     out.error = "stopped after " + std::to_string(t->request.max_redirects) + " redirects";
     complete(*t);
     return;
@@ -263,6 +320,7 @@ void MultiFetcher::finished(void* easy, int curl_code) {
   boost::urls::url next;
   if (!base || !ref || !boost::urls::resolve(*base, *ref, next) ||
       (next.scheme_id() != boost::urls::scheme::http && next.scheme_id() != boost::urls::scheme::https)) {
+    out.kind = CheckError::BadRedirect;
     out.error = "invalid redirect location: " + text::utf8_prefix(t->location, 200);
     complete(*t);
     return;

@@ -19,6 +19,10 @@ namespace dozor::net {
 
 struct CheckRequest {
   std::string url;
+  // An explicit proxy (http://, https://, socks5://, socks5h://host:port), or empty for a
+  // direct connection. Environment proxies (http_proxy, NO_PROXY …) are never consulted; the
+  // egress policy judges the address connected to — the proxy's, when there is one.
+  std::string proxy;
   std::chrono::milliseconds timeout{10000};  // the whole check, redirects included
   bool head = false;                         // HEAD instead of GET
   int max_redirects = 5;
@@ -26,9 +30,25 @@ struct CheckRequest {
   std::string user_agent = "Dozor/2.0";
 };
 
+// Why a check has no usable answer, for code to decide on; `error` says it for people.
+enum class CheckError {
+  None,
+  Unreachable,       // no allowed address: unknown name and refused address alike (kUnreachable)
+  Timeout,           // the check's time budget ran out (resolution included)
+  Connect,           // an allowed address refused or dropped the connection
+  Tls,               // handshake or certificate verification failed
+  TooManyRedirects,  // more than max_redirects
+  BadRedirect,       // a Location that is not an http(s) URL
+  BadProxy,          // the explicit proxy is not a URL of a supported scheme
+  Transport,         // any other transfer failure (protocol error, reset …)
+  Internal,          // libcurl could not be set up
+};
+const char* to_string(CheckError e);
+
 struct CheckOutcome {
   bool responded = false;  // an HTTP answer arrived (any status)
   int status = 0;
+  CheckError kind = CheckError::None;
   std::string error;  // why there is no usable answer; empty when there is one
   std::int64_t total_ms = 0;
   // Phases of the last hop, in milliseconds (absent when the hop did not get that far).

@@ -109,6 +109,10 @@ password = "$(random_hex 24)"
 [auth]
 jwt_secret_file = "$STATE/jwt.key"
 
+[monitor]
+# The shortest lease (monitor.timeout + 5): a killed dozord's services return within 15 s.
+lease_seconds = 15
+
 [scanner]
 # Development and test stacks check and scan local fixture servers.
 allow_private_targets = true

@@ -14,10 +14,11 @@ class AnalyticsTest(dc.DozorTestCase):
         # One hour down, ended two hours ago; one older incident eight days ago (outside 7 d).
         dc.db_query("INSERT INTO incidents (service_id, started_at, ended_at, cause) VALUES"
                     " (%d, NOW(3) - INTERVAL 3 HOUR, NOW(3) - INTERVAL 2 HOUR, 'HTTP status 500')" % sid)
-        # 100 timed checks in the current hour: 95 at ≤ 100 ms, 5 at ≤ 2000 ms (slowest 1800).
-        dc.db_query("INSERT INTO check_rollups (service_id, period, bucket_start, checks, failures, timed, sum_ms,"
-                    " max_ms, h1, h8) VALUES (%d, 'hour', DATE_FORMAT(NOW(), '%%Y-%%m-%%d %%H:00:00'),"
-                    " 100, 5, 100, 15000, 1800, 95, 5)" % sid)
+        # 100 timed checks in the current hour: 95 at 20 ms, 5 at 1800 ms (histogram buckets 20
+        # and 124 of engines/monitor/rollup: exact below 32 ms).
+        dc.db_query("INSERT INTO rollup_hourly (service_id, bucket_start, checks, failures, rt_count, rt_sum_ms,"
+                    " rt_max_ms, rt_p95_ms, rt_hist) VALUES (%d, DATE_FORMAT(NOW(), '%%Y-%%m-%%d %%H:00:00'),"
+                    " 100, 5, 100, 10900, 1800, 20, '20:95,124:5')" % sid)
         return sid
 
     def test_summary_figures_on_a_known_history(self):
@@ -34,12 +35,12 @@ class AnalyticsTest(dc.DozorTestCase):
             # Created two days ago: 7 and 30 days count only the monitored two days.
             self.assertAlmostEqual(row["uptime_7d"], 100 * (1 - 3600 / (2 * 86400)), places=2)
             self.assertAlmostEqual(row["uptime_30d"], row["uptime_7d"], places=3)
-            self.assertEqual(row["avg_response_ms_24h"], 150)
-            self.assertEqual(row["p95_response_ms_24h"], 100)
+            self.assertEqual(row["avg_response_ms_24h"], 109)
+            self.assertEqual(row["p95_response_ms_24h"], 20)
             self.assertEqual((row["incidents_24h"], row["incidents_7d"]), (1, 1))
             self.assertEqual(s["incidents"], {"24h": 1, "7d": 1})
             self.assertAlmostEqual(s["uptime"]["24h"], row["uptime_24h"], places=3)
-            self.assertEqual(s["response_time_24h"], {"avg_ms": 150, "p95_ms": 100})
+            self.assertEqual(s["response_time_24h"], {"avg_ms": 109, "p95_ms": 20})
 
     def test_history_and_incidents(self):
         user = self.new_user("hist")
@@ -49,7 +50,7 @@ class AnalyticsTest(dc.DozorTestCase):
         self.assertEqual(r.json["source"], "hourly")
         self.assertEqual(len(r.json["points"]), 1)
         p = r.json["points"][0]
-        self.assertEqual((p["checks"], p["failures"], p["avg_ms"], p["p95_ms"]), (100, 5, 150, 100))
+        self.assertEqual((p["checks"], p["failures"], p["avg_ms"], p["p95_ms"]), (100, 5, 109, 20))
         self.assertValidationLoc(dc.get("/api/v1/services/%d/history?window=1y" % sid, token=user.token),
                                  ["query", "window"])
         r = dc.get("/api/services/%d/incidents" % sid, token=user.token)

@@ -96,9 +96,33 @@ class MonitorTest(dc.DozorTestCase):
             self.assertEqual(len({e for _, e in self.outbox(user)}), 2)
             # Checks never wrote the owner's row.
             self.assertEqual(rows("SELECT services_rev FROM users WHERE id = %d" % user.id)[0][0], rev)
+            self.assertRollupsMatchHistory(svc["id"])
             phases = rows("SELECT COUNT(*) FROM checks WHERE service_id = %d AND location = 'default'"
                           " AND connect_ms IS NOT NULL" % svc["id"])
             self.assertGreater(int(phases[0][0]), 0)
+
+    def assertRollupsMatchHistory(self, sid):
+        """The hourly and daily rollups hold exactly what the raw history says: the counts and
+        response times of the checks, the incident's duration as time down, and the time from
+        the first check to the last accounted one as time observed. One statement, one snapshot."""
+        for table in ("rollup_hourly", "rollup_daily"):
+            got = rows(
+                "SELECT (SELECT CONCAT_WS(' ', SUM(checks), SUM(failures), SUM(rt_count), SUM(rt_sum_ms), MAX(rt_max_ms),"
+                "   SUM(down_ms), SUM(observed_ms), MIN(rt_p95_ms) IS NOT NULL) FROM {t} WHERE service_id = {s}),"
+                " (SELECT CONCAT_WS(' ', COUNT(*), SUM(NOT is_available), COUNT(response_time_ms), SUM(response_time_ms),"
+                "   MAX(response_time_ms)) FROM checks WHERE service_id = {s}),"
+                " (SELECT SUM(TIMESTAMPDIFF(MICROSECOND, started_at, ended_at)) DIV 1000 FROM incidents"
+                "   WHERE service_id = {s}),"
+                " (SELECT TIMESTAMPDIFF(MICROSECOND, (SELECT MIN(checked_at) FROM checks WHERE service_id = {s}),"
+                "   accounted_until) DIV 1000 FROM service_state WHERE service_id = {s})".format(t=table, s=sid))[0]
+            roll = got[0].split(" ")
+            raw = got[1].split(" ")
+            with self.subTest(table=table):
+                self.assertEqual(roll[:5], raw, got)  # checks, failures, timed, sum, max
+                self.assertEqual(roll[5], got[2], "time down must be the incident's duration: %r" % got)
+                self.assertEqual(roll[6], got[3], "time observed must run from the first check: %r" % got)
+                self.assertEqual(roll[7], "1", got)
+                self.assertGreater(int(roll[5]), 0, got)
 
     def test_sighup_reloads_without_exiting(self):
         pid = int((dc.STATE_DIR / "run" / "dozord.pid").read_text())
@@ -145,6 +169,75 @@ class MonitorTest(dc.DozorTestCase):
                            " AND checked_at > NOW(3) - INTERVAL %d SECOND" % (ids, INTERVAL + 3))
             self.assertEqual(int(checked[0][0]), len(services), (after, owners))
             self.assertIsNone(second.poll(), "the second dozord died")
+
+
+class MetricsTest(dc.DozorTestCase):
+    def test_metrics_report_services_and_the_running_dozord(self):
+        user = self.new_user("metrics")
+        svc = self.new_service(user, is_active=False)
+        dc.post("/api/v1/services/%d/check" % svc["id"], token=user.token)  # a closed port: one failure
+        # dozord beats every 10 s: its row may not exist yet right after the stack started.
+        r = dc.wait_until(lambda: (lambda x: x if "dozord_up{" in x.text else None)(dc.get("/metrics")), 15, 1)
+        self.assertTrue(r, "no dozord in /metrics")
+        self.assertEqual(r.status, 200, r)
+        self.assertTrue((r.header("Content-Type") or "").startswith("text/plain; version=0.0.4"), r)
+        lines = r.text.splitlines()
+        labels = '{service_id="%d",user_id="%d"}' % (svc["id"], user.id)
+        self.assertIn("dozor_service_checks_total%s 1" % labels, lines)
+        self.assertIn("dozor_service_failures_total%s 1" % labels, lines)
+        self.assertTrue(any(l.startswith("dozord_up{") and l.endswith(" 1") for l in lines), r.text[-2000:])
+        self.assertTrue(any(l.startswith("dozord_resident_memory_bytes{") for l in lines))
+        self.assertIn("# TYPE dozor_service_up gauge", lines)
+
+
+class OnDemandCheckTest(dc.DozorTestCase):
+    """The on-demand check route runs the same engine as dozord and writes the same history."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.user = dc.create_user("ondemand")
+
+    @classmethod
+    def tearDownClass(cls):
+        dc.delete_user(cls.user.id)
+
+    def check(self, url, **fields):
+        svc = self.new_service(self.user, url=url, is_active=False, **fields)  # dozord leaves it alone
+        r = dc.post("/api/v1/services/%d/check" % svc["id"], token=self.user.token)
+        self.assertEqual(r.status, 200, r)
+        return svc, r.json
+
+    def test_an_on_demand_check_counts_in_the_rollups_but_accounts_no_time(self):
+        with dc.FixtureServer({"/ok": (200, {}, "ok"), "/fail": (500, {}, "no")}) as fx:
+            svc, first = self.check(fx.url("/ok"))
+            r = dc.post("/api/v1/services/%d/check" % svc["id"], token=self.user.token)
+            self.assertEqual(r.status, 200, r)
+        for table in ("rollup_hourly", "rollup_daily"):
+            got = rows("SELECT SUM(checks), SUM(failures), SUM(rt_count), SUM(observed_ms), SUM(down_ms)"
+                       " FROM %s WHERE service_id = %d" % (table, svc["id"]))
+            self.assertEqual(got, [["2", "0", "2", "0", "0"]], table)
+
+    def test_a_redirect_drops_credentials_and_each_hop_has_its_own_host(self):
+        with dc.FixtureServer({"/ok": (200, {}, "ok")}) as target:
+            location = "http://user:secret@127.0.0.1:%d/ok" % target.port
+            with dc.FixtureServer({"/go": (302, {"Location": location}, "")}) as first:
+                _, res = self.check(first.url("/go"))
+                self.assertIs(res["is_available"], True, res)
+                self.assertEqual(len(target.hits()), 1, target.hits())
+                headers = {k.lower(): v for k, v in target.hits()[0]["headers"].items()}
+                self.assertNotIn("authorization", headers, headers)
+                self.assertEqual(headers.get("host"), "127.0.0.1:%d" % target.port, headers)
+                first_host = {k.lower(): v for k, v in first.hits()[0]["headers"].items()}.get("host")
+                self.assertEqual(first_host, "127.0.0.1:%d" % first.port)
+
+    def test_an_unknown_name_and_a_refused_address_give_the_same_error(self):
+        _, unknown = self.check("http://no-such-host.invalid/")
+        _, refused = self.check("http://169.254.169.254/latest/meta-data")
+        self.assertIs(unknown["is_available"], False, unknown)
+        self.assertIs(refused["is_available"], False, refused)
+        self.assertTrue(unknown["error"], unknown)
+        self.assertEqual(unknown["error"], refused["error"])
+        self.assertNotIn("no-such-host", unknown["error"])
 
 
 if __name__ == "__main__":

@@ -38,4 +38,22 @@ BOOST_AUTO_TEST_CASE(unknown_keys_and_bad_values_are_errors) {
   BOOST_CHECK_THROW(parse("[server\n", {}), ConfigError);
 }
 
+BOOST_AUTO_TEST_CASE(monitor_defaults_and_bounds_at_n_and_n_plus_1) {
+  auto c = parse("", {});
+  BOOST_TEST(c.monitor.failures_to_down == 2);
+  BOOST_TEST(c.monitor.successes_to_up == 1);
+  BOOST_TEST(c.monitor.retention_days == 30);
+  BOOST_TEST(c.monitor.rollup_retention_days == 400);
+  BOOST_TEST(c.monitor.lease_seconds == 30);
+  // A lease must outlast a check: timeout + 5 is the shortest accepted.
+  BOOST_TEST(parse("[monitor]\ntimeout = 10\nlease_seconds = 15\n", {}).monitor.lease_seconds == 15);
+  BOOST_CHECK_THROW(parse("[monitor]\ntimeout = 10\nlease_seconds = 14\n", {}), ConfigError);
+  // Rollups summarise raw checks, so they are kept at least as long.
+  BOOST_TEST(parse("[monitor]\nretention_days = 30\nrollup_retention_days = 30\n", {}).monitor.rollup_retention_days ==
+             30);
+  BOOST_CHECK_THROW(parse("[monitor]\nretention_days = 30\nrollup_retention_days = 29\n", {}), ConfigError);
+  BOOST_CHECK_THROW(parse("[monitor]\nrollup_retention_days = 3651\n", {}), ConfigError);
+  BOOST_CHECK_THROW(parse("[monitor]\nfailures_to_down = 0\n", {}), ConfigError);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -10,11 +10,16 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <ostream>
 #include <string>
 #include <thread>
 #include <vector>
 
 using namespace dozor::net;
+
+namespace dozor::net {
+std::ostream& operator<<(std::ostream& os, CheckError e) { return os << to_string(e); }
+}  // namespace dozor::net
 
 namespace {
 
@@ -182,6 +187,80 @@ BOOST_AUTO_TEST_CASE(many_checks_run_at_once_on_one_thread) {
   BOOST_TEST(f.in_flight() == 20u);
   for (int i = 0; i < 200 && f.in_flight() > 0; ++i) f.run(std::chrono::milliseconds(50));
   BOOST_TEST(done == 20);
+}
+
+BOOST_AUTO_TEST_CASE(an_explicit_proxy_is_used_even_for_hosts_no_proxy_names) {
+  // An HTTP proxy receives the absolute URL; the target name is never resolved here.
+  LocalServer proxy({{"http://target.invalid/x", kOk}});
+  EgressPolicy allow_loopback(true);
+  ::setenv("no_proxy", "target.invalid", 1);
+  auto r = check_once(
+      [&] {
+        auto q = req("http://target.invalid/x");
+        q.proxy = "http://127.0.0.1:" + std::to_string(proxy.port());
+        return q;
+      }(),
+      allow_loopback);
+  ::unsetenv("no_proxy");
+  BOOST_TEST(r.status == 200);
+  BOOST_TEST(r.kind == CheckError::None);
+  auto heads = proxy.heads();
+  BOOST_REQUIRE(heads.size() == 1u);
+  BOOST_TEST(heads[0].rfind("GET http://target.invalid/x ", 0) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(the_proxy_itself_passes_the_egress_policy) {
+  LocalServer proxy({{"http://target.invalid/x", kOk}});
+  EgressPolicy public_only(false);
+  auto q = req("http://target.invalid/x");
+  q.proxy = "http://127.0.0.1:" + std::to_string(proxy.port());
+  auto r = check_once(q, public_only);
+  BOOST_TEST(r.kind == CheckError::Unreachable);
+  BOOST_TEST(r.error == kUnreachable);
+  BOOST_TEST(proxy.heads().empty());
+}
+
+BOOST_AUTO_TEST_CASE(an_unsupported_proxy_scheme_is_refused_before_any_connect) {
+  LocalServer s({{"/ok", kOk}});
+  EgressPolicy allow_loopback(true);
+  for (const std::string& proxy :
+       std::vector<std::string>{"ftp://127.0.0.1:1", "127.0.0.1:" + std::to_string(s.port()), "socks5://"}) {
+    auto q = req(s.url("/ok"));
+    q.proxy = proxy;
+    auto r = check_once(q, allow_loopback);
+    BOOST_TEST(r.kind == CheckError::BadProxy, proxy);
+    BOOST_TEST(!r.responded);
+  }
+  BOOST_TEST(s.heads().empty());
+}
+
+BOOST_AUTO_TEST_CASE(failures_carry_a_kind_for_code_and_a_text_for_people) {
+  EgressPolicy allow_loopback(true);
+  EgressPolicy public_only(false);
+  auto unknown = check_once(req("http://no-such-host.invalid/"), public_only);
+  auto refused = check_once(req("http://127.0.0.1:1/"), public_only);
+  BOOST_TEST(unknown.kind == CheckError::Unreachable);
+  BOOST_TEST(refused.kind == CheckError::Unreachable);
+  BOOST_TEST(unknown.error == refused.error);  // no probing of internal names through errors
+
+  int closed = 0;
+  {
+    LocalServer gone({});
+    closed = gone.port();
+  }
+  auto connect = check_once(req("http://127.0.0.1:" + std::to_string(closed) + "/"), allow_loopback);
+  BOOST_TEST(connect.kind == CheckError::Connect);
+  BOOST_TEST(!connect.error.empty());
+
+  std::map<std::string, std::string> routes;
+  for (int i = 0; i < 8; ++i)
+    routes["/r" + std::to_string(i)] =
+        "HTTP/1.0 302 Found\r\nLocation: /r" + std::to_string(i + 1) + "\r\nContent-Length: 0\r\n\r\n";
+  routes["/ftp"] = "HTTP/1.0 302 Found\r\nLocation: ftp://127.0.0.1/x\r\nContent-Length: 0\r\n\r\n";
+  LocalServer s(routes);
+  BOOST_TEST(check_once(req(s.url("/r0")), allow_loopback).kind == CheckError::TooManyRedirects);
+  BOOST_TEST(check_once(req(s.url("/ftp")), allow_loopback).kind == CheckError::BadRedirect);
+  BOOST_TEST(std::string(to_string(CheckError::Tls)) == "tls");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
