@@ -113,6 +113,7 @@ allow_private_targets = true
 
 [paths]
 migrations = "$REPO/db/migrations"
+common_passwords = "$REPO/share/passwords/common-passwords.txt"
 EOF
   umask "$old_umask"
 }
