@@ -69,8 +69,9 @@ const Policy& policy_of(Role role, const Policies& p) {
 
 std::int64_t live_failures(const Row& r, const Policy& p, std::int64_t now) {
   if (r.failures <= 0) return 0;
-  // Forgotten only once the window passed since the last failure and any wait is over.
-  auto forget_at = r.last_ms + std::max(p.window_ms, r.failures >= p.limit ? block_length(p, r.failures) : 0);
+  // Forgotten after a quiet window that follows any wait: a client that retries as soon as
+  // each wait ends stays at the longest wait instead of starting over.
+  auto forget_at = r.last_ms + p.window_ms + (r.failures >= p.limit ? block_length(p, r.failures) : 0);
   return now >= forget_at ? 0 : r.failures;
 }
 
@@ -133,7 +134,7 @@ void refund(const Attempt& a, std::map<std::string, Row>& rows) {
 }
 
 std::int64_t expiry_ms(const Row& r, const Policy& p) {
-  return r.last_ms + std::max(p.window_ms, block_length(p, std::max(r.failures, p.limit)));
+  return r.last_ms + p.window_ms + block_length(p, std::max(r.failures, p.limit));
 }
 
 }  // namespace dozor::auth::throttle
