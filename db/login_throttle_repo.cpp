@@ -60,10 +60,13 @@ std::map<std::string, Row> peek(Connection& c, const std::vector<std::string>& k
 
 std::map<std::string, Row> lock(Connection& c, const std::vector<std::string>& keys) {
   if (keys.empty()) return {};
-  // INSERT IGNORE first: SELECT … FOR UPDATE on a missing row takes a gap lock, and two such
-  // attempts then deadlock on their inserts. An existing row is left as it is (and locked).
-  std::string insert = "INSERT IGNORE INTO login_throttle (bucket) VALUES ";
+  // Insert first: SELECT … FOR UPDATE on a missing row takes a gap lock, and two such attempts
+  // then deadlock on their inserts. ON DUPLICATE KEY UPDATE (not INSERT IGNORE, whose shared
+  // lock on an existing row deadlocks with the next caller's upgrade) leaves an existing row as
+  // it is and locks it exclusively at once.
+  std::string insert = "INSERT INTO login_throttle (bucket) VALUES ";
   for (std::size_t i = 0; i < keys.size(); ++i) insert += i ? ", (?)" : "(?)";
+  insert += " ON DUPLICATE KEY UPDATE bucket = bucket";
   auto& ins = c.prepare(insert);
   for (std::size_t i = 0; i < keys.size(); ++i) ins.setString(static_cast<unsigned>(i + 1), keys[i]);
   ins.executeUpdate();

@@ -24,6 +24,6 @@ CREATE TABLE login_throttle (
   failures INT UNSIGNED NOT NULL DEFAULT 0,
   last_ms BIGINT NOT NULL DEFAULT 0,
   expires_ms BIGINT NOT NULL DEFAULT 0,
-  slots CHAR(32) CHARACTER SET ascii COLLATE ascii_bin NULL,
+  slots CHAR(128) CHARACTER SET ascii COLLATE ascii_bin NULL,
   KEY ix_login_throttle_expiry (expires_ms)
 ) ENGINE=InnoDB;

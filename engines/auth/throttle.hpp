@@ -10,7 +10,7 @@
 //                                     device cookie (a distributed guessing backstop)
 //   device   "d|<user id>|<device>"   failures by the holder of a valid device cookie, who is
 //                                     counted here only: strangers' floods never reach it
-// Unknown names add no row: they are counted in the client row, and per name in one of 16
+// Unknown names add no row: they are counted in the client row, and per name in one of 64
 // slots of it, so they are throttled like a pair without one row per guessed name.
 #include <array>
 #include <cstdint>
@@ -33,7 +33,7 @@ struct Policies {
   Policy client, pair, account, device;
 };
 
-constexpr int kSlots = 16;
+constexpr int kSlots = 64;
 
 struct Row {
   std::int64_t failures = 0;
