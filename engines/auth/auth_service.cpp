@@ -123,11 +123,13 @@ void AuthService::settle(const throttle::Attempt& a, bool succeeded) {
       [&](db::Connection& c) {
         c.transaction([&] {
           auto rows = engine_rows(db::login_throttle::lock(c, keys_of(buckets)));
-          throttle::refund(a, rows);
+          if (succeeded)
+            throttle::succeed(a, rows);
+          else
+            throttle::refund(a, rows);
           for (const auto& b : buckets) {
             // A counter back at zero is a row with nothing to remember: gone, not kept.
-            if ((succeeded && (b.role == throttle::Role::Pair || b.role == throttle::Role::Device)) ||
-                rows[b.key].failures == 0)
+            if (rows[b.key].failures == 0)
               db::login_throttle::remove(c, b.key);
             else
               db::login_throttle::store(c, b.key, to_db(rows[b.key]),

@@ -48,8 +48,7 @@ class AuthService {
 
  private:
   void reserve(const throttle::Attempt& a);
-  // After the attempt: success clears its pair or device counter and takes it back from the
-  // shared ones; a refund (the attempt was never checked) takes it back everywhere.
+  // After the attempt: throttle::succeed, or throttle::refund when it was never checked.
   void settle(const throttle::Attempt& a, bool succeeded);
 
   db::Database& db_;

@@ -133,6 +133,18 @@ void refund(const Attempt& a, std::map<std::string, Row>& rows) {
   }
 }
 
+void succeed(const Attempt& a, std::map<std::string, Row>& rows) {
+  const auto buckets = buckets_for(a);
+  std::int64_t forgiven = 0;
+  for (const auto& b : buckets)
+    if (b.role == Role::Pair || b.role == Role::Device) forgiven = rows[b.key].failures;
+  for (const auto& b : buckets) {
+    Row& r = rows[b.key];
+    r.failures =
+        (b.role == Role::Pair || b.role == Role::Device) ? 0 : std::max<std::int64_t>(0, r.failures - forgiven);
+  }
+}
+
 std::int64_t expiry_ms(const Row& r, const Policy& p) {
   return r.last_ms + p.window_ms + block_length(p, std::max(r.failures, p.limit));
 }

@@ -72,8 +72,12 @@ std::int64_t wait_ms(const Row& r, const Policy& p, std::int64_t now);
 std::int64_t wait_for(const Attempt& a, const std::map<std::string, Row>& rows, const Policies& p, std::int64_t now);
 // Counts the attempt in each of its counters (and the name's slot for unknown names).
 void count(const Attempt& a, std::map<std::string, Row>& rows, const Policies& p, std::int64_t now);
-// Takes one counted attempt back (it was never checked, or it succeeded).
+// Takes one counted attempt back everywhere (it was never checked).
 void refund(const Attempt& a, std::map<std::string, Row>& rows);
+// A success: its pair (or device) counter is cleared, and the failures it held — this attempt
+// and the typos before it — are taken back from the client and account counters. Only those:
+// logging into one's own account never launders failures against other accounts.
+void succeed(const Attempt& a, std::map<std::string, Row>& rows);
 // When a row may be deleted: its failures are forgotten and any wait is over.
 std::int64_t expiry_ms(const Row& r, const Policy& p);
 

@@ -158,6 +158,25 @@ BOOST_AUTO_TEST_CASE(a_refund_takes_back_exactly_one_attempt) {
   BOOST_TEST(slot_count(rows["c|198.51.100.7"], 2) == 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_success_forgives_its_own_typos_only) {
+  std::map<std::string, Row> rows;
+  const std::int64_t t0 = 1'000'000'000;
+  // 10 failures against other accounts from this client, then 2 typos and a success on one's own.
+  for (int i = 0; i < 10; ++i) fail(Attempt{"198.51.100.7", 100 + i, std::nullopt, 0}, rows, 1, t0);
+  Attempt own{"198.51.100.7", 42, std::nullopt, 0};
+  fail(own, rows, 3, t0);
+  BOOST_TEST(rows["c|198.51.100.7"].failures == 13);
+  succeed(own, rows);
+  BOOST_TEST(rows["c|198.51.100.7"].failures == 10);  // the 10 against others stay
+  BOOST_TEST(rows["p|42|198.51.100.7"].failures == 0);
+  BOOST_TEST(rows["a|42"].failures == 0);
+  // Successes do not go below zero nor forgive what they did not cause.
+  fail(own, rows, 1, t0);
+  succeed(own, rows);
+  succeed(own, rows);
+  BOOST_TEST(rows["c|198.51.100.7"].failures == 10);
+}
+
 BOOST_AUTO_TEST_CASE(rows_expire_after_the_window_or_the_block) {
   const auto p = test_policies().pair;
   BOOST_TEST(expiry_ms({1, 1000, {}}, p) == 1000 + 15 * 60'000 + 60'000);
