@@ -112,7 +112,7 @@ std::vector<std::string> changed_migrations(const std::map<int, std::optional<st
   return out;
 }
 
-std::vector<int> migrate(Database& db, const std::string& dir) {
+std::vector<int> migrate(Database& db, const std::string& dir, const MigrationHooks& hooks) {
   auto files = list_migrations(dir);
   // Every file is read and hashed before anything runs: an unreadable one stops the run here.
   std::map<int, std::string> texts, sums;
@@ -160,6 +160,13 @@ std::vector<int> migrate(Database& db, const std::string& dir) {
         } catch (const sql::SQLException& e) {
           throw DbError("migration " + m.path + " failed at statement " + std::to_string(i + 1) + " of " +
                         std::to_string(statements.size()) + ": " + e.what() + " (not recorded as applied)");
+        }
+      }
+      if (auto hook = hooks.find(m.version); hook != hooks.end()) {
+        try {
+          hook->second(*conn);
+        } catch (const std::exception& e) {
+          throw DbError("migration " + m.path + " failed: " + e.what() + " (not recorded as applied)");
         }
       }
       auto& record = conn->prepare("INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)");

@@ -3,6 +3,7 @@
 // schema_migrations with the sha256 of its text. Running twice is a no-op; two runners at once
 // serialise on a named lock. A file that cannot be read, a statement that fails, or an applied
 // migration whose file changed since stops the run with an error naming the file.
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,7 +38,15 @@ std::vector<std::string> changed_migrations(const std::map<int, std::optional<st
                                             const std::vector<MigrationFile>& files,
                                             const std::map<int, std::string>& file_checksums);
 
-// Applies what is missing; returns the versions applied now.
-std::vector<int> migrate(Database& db, const std::string& dir);
+// Work a migration needs that SQL cannot do (Unicode normalisation, for one), run on the
+// migration's connection after its file's statements and before it is recorded as applied.
+// A hook that throws stops the run like a failing statement: the version stays unrecorded,
+// so the file's statements must be safe to run again (IF NOT EXISTS) and the hook must check
+// before it writes.
+using MigrationHooks = std::map<int, std::function<void(Connection&)>>;
+
+// Applies what is missing, in version order whatever the gaps (a version added below the
+// highest applied one is applied on the next run); returns the versions applied now.
+std::vector<int> migrate(Database& db, const std::string& dir, const MigrationHooks& hooks = {});
 
 }  // namespace dozor::db

@@ -1,14 +1,16 @@
 #include "db/users_repo.hpp"
 
+#include <cppconn/connection.h>
 #include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
+#include <cppconn/statement.h>
 
 namespace dozor::db::users {
 namespace {
 
 constexpr const char* kColumns =
     "SELECT id, username, email, password_hash, is_active, is_admin, token_version,"
-    " DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%sZ') AS created_at, services_rev FROM users ";
+    " DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%sZ') AS created_at, services_rev, username_canonical FROM users ";
 
 User read(sql::ResultSet& rs) {
   User u;
@@ -22,6 +24,7 @@ User read(sql::ResultSet& rs) {
   u.token_version = get_int(rs, 7);
   u.created_at = get_string(rs, 8);
   u.services_rev = get_int(rs, 9);
+  u.username_canonical = opt_string(rs, 10).value_or("");
   return u;
 }
 
@@ -39,9 +42,9 @@ std::optional<User> find_by_id(Connection& c, std::int64_t id) {
   return one(st);
 }
 
-std::optional<User> find_by_username(Connection& c, const std::string& username) {
-  auto& st = c.prepare(std::string(kColumns) + "WHERE username = ?");
-  st.setString(1, username);
+std::optional<User> find_by_canonical(Connection& c, const std::string& canonical) {
+  auto& st = c.prepare(std::string(kColumns) + "WHERE username_canonical = ?");
+  st.setString(1, canonical);
   return one(st);
 }
 
@@ -54,13 +57,15 @@ std::vector<User> list(Connection& c) {
 }
 
 std::int64_t insert(Connection& c, const User& u) {
-  auto& st =
-      c.prepare("INSERT INTO users (username, email, password_hash, is_active, is_admin) VALUES (?, ?, ?, ?, ?)");
+  auto& st = c.prepare(
+      "INSERT INTO users (username, username_canonical, email, password_hash, is_active, is_admin)"
+      " VALUES (?, ?, ?, ?, ?, ?)");
   st.setString(1, u.username);
-  st.setString(2, u.email);
-  st.setString(3, u.password_hash);
-  st.setBoolean(4, u.is_active);
-  st.setBoolean(5, u.is_admin);
+  st.setString(2, u.username_canonical);
+  st.setString(3, u.email);
+  st.setString(4, u.password_hash);
+  st.setBoolean(5, u.is_active);
+  st.setBoolean(6, u.is_admin);
   st.executeUpdate();
   return c.last_insert_id();
 }
@@ -84,6 +89,29 @@ bool remove(Connection& c, std::int64_t id) {
   auto& st = c.prepare("DELETE FROM users WHERE id = ?");
   st.setInt64(1, id);
   return st.executeUpdate() > 0;
+}
+
+std::vector<std::pair<std::int64_t, std::string>> lock_all_names(Connection& c) {
+  auto& st = c.prepare("SELECT id, username FROM users ORDER BY id FOR UPDATE");
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  std::vector<std::pair<std::int64_t, std::string>> out;
+  while (rs->next()) out.emplace_back(get_int(*rs, 1), get_string(*rs, 2));
+  return out;
+}
+
+void set_canonical(Connection& c, std::int64_t id, const std::string& canonical) {
+  auto& st = c.prepare("UPDATE users SET username_canonical = ? WHERE id = ?");
+  st.setString(1, canonical);
+  st.setInt64(2, id);
+  st.executeUpdate();
+}
+
+void require_canonical(Connection& c) {
+  // DDL commits implicitly: run after the transaction that filled the column.
+  std::unique_ptr<sql::Statement> st(c.raw().createStatement());
+  st->execute(
+      "ALTER TABLE users MODIFY username_canonical VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL");
+  st->execute("ALTER TABLE users DROP INDEX IF EXISTS uq_users_username");
 }
 
 std::vector<std::int64_t> lock_active_admin_ids(Connection& c) {

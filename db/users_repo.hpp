@@ -10,7 +10,8 @@ namespace dozor::db::users {
 
 struct User {
   std::int64_t id = 0;
-  std::string username;
+  std::string username;            // as typed at creation (shown)
+  std::string username_canonical;  // engines/auth/username: what names are compared by
   std::string email;
   std::string password_hash;
   bool is_active = true;
@@ -29,12 +30,18 @@ struct Changes {
 };
 
 std::optional<User> find_by_id(Connection& c, std::int64_t id);
-std::optional<User> find_by_username(Connection& c, const std::string& username);
+std::optional<User> find_by_canonical(Connection& c, const std::string& canonical);
 std::vector<User> list(Connection& c);
 // Throws DuplicateKey when the username or e-mail is taken.
 std::int64_t insert(Connection& c, const User& u);
 void update(Connection& c, std::int64_t id, const Changes& ch);
 bool remove(Connection& c, std::int64_t id);
+// Migration 0003: every (id, username) row-locked, the canonical form set per id, then the
+// column made NOT NULL and the old case-insensitive unique index dropped.
+std::vector<std::pair<std::int64_t, std::string>> lock_all_names(Connection& c);
+void set_canonical(Connection& c, std::int64_t id, const std::string& canonical);
+void require_canonical(Connection& c);
+
 // Ids of active admins, row-locked until the transaction ends (guards the last-admin rule).
 std::vector<std::int64_t> lock_active_admin_ids(Connection& c);
 

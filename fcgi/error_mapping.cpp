@@ -99,6 +99,11 @@ Response response_for(const std::exception_ptr& e) {
     return Response::error(401, b.what()).with_header("WWW-Authenticate", "Bearer");
   } catch (const TooManyAttempts& t) {
     return Response::error(429, t.what()).with_header("Retry-After", std::to_string(t.retry_after));
+  } catch (const Busy& b) {
+    return Response::error(429, b.what()).with_header("Retry-After", std::to_string(b.retry_after));
+  } catch (const InvalidField& f) {
+    return validation_response(
+        ValidationFailed({{"value_error", {"body", f.field}, std::string("Value error, ") + f.what(), {}, {}}}));
   } catch (const Forbidden& f) {
     return Response::error(403, f.what());
   } catch (const NotFound& n) {

@@ -36,7 +36,7 @@ Response admin_create_user(UserContext& ctx) {
   n.email = *email;
   n.password = *password;
   n.is_admin = is_admin.value_or(false);
-  return Response::json(encode(users::create(ctx.app.db, n)));
+  return Response::json(encode(users::create(ctx.app.db, ctx.app.passwords, n)));
 }
 
 Response admin_update_user(UserContext& ctx) {
@@ -49,7 +49,7 @@ Response admin_update_user(UserContext& ctx) {
   u.is_admin = f.nullable_boolean("is_admin");
   u.password = f.nullable_string("password", kPassword);
   f.finish();
-  return Response::json(encode(users::update(ctx.app.db, id, u)));
+  return Response::json(encode(users::update(ctx.app.db, ctx.app.passwords, id, u)));
 }
 
 Response admin_delete_user(UserContext& ctx) {

@@ -4,6 +4,7 @@
 
 #include "db/database.hpp"
 #include "engines/auth/auth_service.hpp"
+#include "engines/auth/password_policy.hpp"
 #include "engines/config/config.hpp"
 #include "engines/monitor/check_slots.hpp"
 #include "engines/net/egress_policy.hpp"
@@ -14,6 +15,7 @@ struct App {
   config::Config cfg;
   db::Database db;
   auth::AuthService auth;
+  auth::PasswordPolicy passwords;  // the common list is loaded once per worker (about 3 MB)
   net::EgressPolicy egress;
   monitor::CheckSlots check_slots;  // shared by every worker process (limits.check_slots*)
 

@@ -65,7 +65,8 @@ add_custom_target(dozor-dist DEPENDS ${_dozor_installed_programs})
 # scanner templates, ...) to this list as "SOURCE_DIR DESTINATION_NAME" pairs.
 set(_dozor_data_dirs
     "www" "www"
-    "db/migrations" "migrations")
+    "db/migrations" "migrations"
+    "share/passwords" "passwords")
 while(_dozor_data_dirs)
   list(POP_FRONT _dozor_data_dirs _src _dest)
   if(EXISTS "${CMAKE_SOURCE_DIR}/${_src}")

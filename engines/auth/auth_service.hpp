@@ -6,23 +6,36 @@
 
 #include "db/database.hpp"
 #include "db/users_repo.hpp"
+#include "engines/auth/device_cookie.hpp"
+#include "engines/auth/hash_gate.hpp"
+#include "engines/auth/throttle.hpp"
 #include "engines/config/config.hpp"
 
 namespace dozor::auth {
+
+struct LoginAttempt {
+  std::string username;
+  std::string password;
+  std::string remote_addr;    // the client's address as the web server saw it
+  std::string device_cookie;  // the value of DeviceCookies::kName, or empty
+};
 
 struct LoginResult {
   std::string token;
   std::int64_t expires_in = 0;
   db::users::User user;
+  std::string device_cookie;  // to set on the client (DeviceCookies::kName)
+  std::int64_t device_cookie_max_age = 0;
 };
 
 class AuthService {
  public:
   AuthService(db::Database& db, config::AuthConfig cfg, std::string jwt_key);
 
-  // Throws TooManyAttempts while the account name is throttled, BadCredentials for an unknown
-  // name, a wrong password or an inactive account (one message for all three).
-  LoginResult login(const std::string& username, const std::string& password);
+  // Throws TooManyAttempts while a throttle counter of the attempt makes it wait, Busy when
+  // the hashing queue is full, BadCredentials for an unknown name, a wrong password or an
+  // inactive account (one message for all three). Names are compared in canonical form.
+  LoginResult login(const LoginAttempt& attempt);
 
   // The live user behind a bearer token; throws Unauthenticated when the token is invalid,
   // expired, of an older token version, or its user is gone or inactive.
@@ -30,12 +43,20 @@ class AuthService {
 
   std::string issue_token(const db::users::User& u);
 
+  // The throttle policies in force (config + the fixed device-cookie delays).
+  static throttle::Policies policies(const config::AuthConfig& cfg);
+
  private:
-  std::int64_t lockout_seconds(std::int64_t attempts) const;
+  void reserve(const throttle::Attempt& a);
+  // After the attempt: throttle::succeed, or throttle::refund when it was never checked.
+  void settle(const throttle::Attempt& a, bool succeeded);
 
   db::Database& db_;
   config::AuthConfig cfg_;
   std::string key_;
+  throttle::Policies policies_;
+  DeviceCookies devices_;
+  HashGate gate_;
 };
 
 // Reads the HS256 key; it must hold at least 32 bytes.

@@ -123,6 +123,12 @@ std::map<std::string, Setter> setters(Config& c) {
       {"auth.token_lifetime", int_setter(c.auth.token_lifetime, 60, 30LL * 86400)},
       {"auth.max_failures", int_setter(c.auth.max_failures, 1, 1000)},
       {"auth.lockout_seconds", int_setter(c.auth.lockout_seconds, 1, 86400)},
+      {"auth.client_max_failures", int_setter(c.auth.client_max_failures, 1, 100000)},
+      {"auth.account_max_failures", int_setter(c.auth.account_max_failures, 1, 1000000)},
+      {"auth.device_cookie_days", int_setter(c.auth.device_cookie_days, 1, 400)},
+      {"auth.hash_concurrency", int_setter(c.auth.hash_concurrency, 1, 64)},
+      {"auth.hash_queue", int_setter(c.auth.hash_queue, 0, 10000)},
+      {"auth.min_password_length", int_setter(c.auth.min_password_length, 8, 128)},
       {"monitor.timeout", int_setter(c.monitor.timeout, 1, 300)},
       {"monitor.failures_to_down", int_setter(c.monitor.failures_to_down, 1, 100)},
       {"monitor.successes_to_up", int_setter(c.monitor.successes_to_up, 1, 100)},
@@ -138,6 +144,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"notify.language", string_setter(c.notify.language)},
       {"scanner.allow_private_targets", bool_setter(c.scanner.allow_private_targets)},
       {"paths.migrations", string_setter(c.paths.migrations)},
+      {"paths.common_passwords", string_setter(c.paths.common_passwords)},
   };
 }
 

@@ -44,8 +44,14 @@ enum class ProcessKind { FcgiWorker, Daemon, Tool };
 struct AuthConfig {
   std::string jwt_secret_file = "/etc/dozor/jwt.key";
   std::int64_t token_lifetime = 43200;
-  int max_failures = 5;
-  int lockout_seconds = 60;
+  int max_failures = 5;            // per (account, client) before a block; also the device cookie's free tries
+  int lockout_seconds = 60;        // the first block; doubles per further failure, capped (docs/login.md)
+  int client_max_failures = 20;    // per client (IPv4 address, IPv6 /64), any names
+  int account_max_failures = 100;  // per account from clients without its device cookie
+  int device_cookie_days = 180;    // lifetime of the device cookie a successful login sets
+  int hash_concurrency = 2;        // argon2 hashes running at once per process
+  int hash_queue = 8;              // logins that may wait for one; more get 429 at once
+  int min_password_length = 8;
 };
 
 struct MonitorConfig {
@@ -78,6 +84,7 @@ struct NotifyConfig {
 
 struct PathsConfig {
   std::string migrations = "/usr/share/dozor/migrations";
+  std::string common_passwords = "/usr/share/dozor/passwords/common-passwords.txt";
 };
 
 struct Config {

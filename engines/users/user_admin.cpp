@@ -1,8 +1,10 @@
 #include "engines/users/user_admin.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "engines/auth/password.hpp"
+#include "engines/auth/username.hpp"
 #include "engines/errors.hpp"
 
 namespace dozor::users {
@@ -14,9 +16,14 @@ bool is_only_active_admin(const std::vector<std::int64_t>& admins, std::int64_t 
 
 }  // namespace
 
-db::users::User create(db::Database& db, const NewUser& n) {
+db::users::User create(db::Database& db, const auth::PasswordPolicy& policy, const NewUser& n) {
+  auto name = auth::check_new_username(n.username);
+  if (!name.problem.empty()) throw InvalidField("username", name.problem);
+  if (auto problem = policy.problem(n.password, name.canonical); !problem.empty())
+    throw InvalidField("password", problem);
   db::users::User u;
   u.username = n.username;
+  u.username_canonical = name.canonical;
   u.email = n.email;
   u.password_hash = auth::hash_password(n.password);
   u.is_admin = n.is_admin;
@@ -35,7 +42,14 @@ db::users::User create(db::Database& db, const NewUser& n) {
   return *created;
 }
 
-db::users::User update(db::Database& db, std::int64_t id, const Update& up) {
+db::users::User update(db::Database& db, const auth::PasswordPolicy& policy, std::int64_t id, const Update& up) {
+  if (up.password) {
+    // The rule needs the account's name: read it first (a rename cannot happen in between,
+    // names never change).
+    auto current = get(db, id);
+    if (auto problem = policy.problem(*up.password, current.username_canonical); !problem.empty())
+      throw InvalidField("password", problem);
+  }
   db::users::Changes ch;
   ch.email = up.email;
   ch.is_active = up.is_active;
@@ -83,6 +97,44 @@ db::users::User get(db::Database& db, std::int64_t id) {
   db.run([&](db::Connection& c) { u = db::users::find_by_id(c, id); }, db::Retry::OnLostConnection);
   if (!u) throw NotFound("User not found");
   return *u;
+}
+
+std::optional<db::users::User> find_by_name(db::Database& db, const std::string& username) {
+  auto canonical = auth::canonical_username(username);
+  if (!canonical) return std::nullopt;
+  std::optional<db::users::User> u;
+  db.run([&](db::Connection& c) { u = db::users::find_by_canonical(c, *canonical); }, db::Retry::OnLostConnection);
+  return u;
+}
+
+void fill_canonical_usernames(db::Connection& c) {
+  std::string problems;
+  c.transaction([&] {
+    auto rows = db::users::lock_all_names(c);
+    std::map<std::string, std::vector<std::pair<std::int64_t, std::string>>> by_name;
+    for (const auto& [id, name] : rows) {
+      auto canonical = auth::canonical_username(name);
+      if (!canonical)
+        problems += "\n  user #" + std::to_string(id) + " '" + name +
+                    "' has no canonical form (control, unassigned or private-use characters, or too long)";
+      else
+        by_name[*canonical].emplace_back(id, name);
+    }
+    for (const auto& [canonical, owners] : by_name) {
+      if (owners.size() < 2) continue;
+      problems += "\n  users";
+      for (const auto& [id, name] : owners) problems += " #" + std::to_string(id) + " '" + name + "'";
+      problems += " are one name ('" + canonical + "')";
+    }
+    if (!problems.empty()) return;  // nothing written
+    for (const auto& [canonical, owners] : by_name) db::users::set_canonical(c, owners.front().first, canonical);
+  });
+  if (!problems.empty())
+    throw std::runtime_error(
+        "usernames must be unique after canonicalisation (docs/login.md); rename these accounts, e.g."
+        " UPDATE users SET username = 'new-name' WHERE id = N, then run dozorctl migrate again:" +
+        problems);
+  db::users::require_canonical(c);
 }
 
 std::vector<db::users::User> list(db::Database& db) {

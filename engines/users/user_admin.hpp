@@ -8,6 +8,7 @@
 
 #include "db/database.hpp"
 #include "db/users_repo.hpp"
+#include "engines/auth/password_policy.hpp"
 
 namespace dozor::users {
 
@@ -26,13 +27,21 @@ struct Update {
   std::optional<std::string> password;
 };
 
-// Throws Conflict when the username or e-mail is taken.
-db::users::User create(db::Database& db, const NewUser& u);
-// Throws NotFound, Conflict (duplicate e-mail, or the last active admin would be lost).
-db::users::User update(db::Database& db, std::int64_t id, const Update& u);
+// Throws InvalidField (a username with no canonical form or with invisible characters, a
+// password the policy refuses) and Conflict when the canonical username or the e-mail is taken.
+db::users::User create(db::Database& db, const auth::PasswordPolicy& policy, const NewUser& u);
+// Throws NotFound, InvalidField (password policy), Conflict (duplicate e-mail, or the last
+// active admin would be lost).
+db::users::User update(db::Database& db, const auth::PasswordPolicy& policy, std::int64_t id, const Update& u);
 // Throws NotFound, Conflict (the last active admin).
 void remove(db::Database& db, std::int64_t id);
 db::users::User get(db::Database& db, std::int64_t id);
+// The account whose canonical name `username` is (any spelling of it), or nullopt.
+std::optional<db::users::User> find_by_name(db::Database& db, const std::string& username);
+
+// Migration 0003's hook: fills users.username_canonical for every row. Throws, naming the
+// rows and writing nothing, when two accounts share a canonical name or a name has none.
+void fill_canonical_usernames(db::Connection& c);
 std::vector<db::users::User> list(db::Database& db);
 
 }  // namespace dozor::users

@@ -7,7 +7,18 @@ need_bin() {
   [ -x "$BIN_DIR/$1" ] || die "$BIN_DIR/$1 not found: build first (cmake --build $(realpath --relative-to="$PWD" "$BIN_DIR"))"
 }
 
-dozorctl() { "$BIN_DIR/dozorctl" --config "$CONF" "$@"; }
+# A dozor.toml written before paths.common_passwords existed points nowhere for it in a
+# checkout (the default is the installed /usr/share path): use this checkout's list.
+legacy_paths() {
+  if [ -z "${DOZOR_PATHS_COMMON_PASSWORDS:-}" ] && [ -z "$(toml_get paths common_passwords)" ]; then
+    export DOZOR_PATHS_COMMON_PASSWORDS=$REPO/share/passwords/common-passwords.txt
+  fi
+}
+
+dozorctl() {
+  legacy_paths
+  "$BIN_DIR/dozorctl" --config "$CONF" "$@"
+}
 
 migrate() {
   need_bin dozorctl
@@ -38,6 +49,7 @@ fcgi_settled() { [ -S "$FCGI_SOCK" ] || ! fcgi_up; } # listening, or dead
 
 fcgi_start() {
   need_bin dozor-fcgi
+  legacy_paths
   if fcgi_up; then
     # A rebuilt binary replaces the running one, so scripts/run always serves fresh code.
     [ "$BIN_DIR/dozor-fcgi" -nt "$FCGI_PID" ] || return 0

@@ -108,6 +108,10 @@ password = "$(random_hex 24)"
 
 [auth]
 jwt_secret_file = "$STATE/jwt.key"
+# Every test and browser session of a stack comes from 127.0.0.1: a wider per-client login
+# budget than production's 20 keeps one test's wrong passwords from throttling the next
+# (docs/login.md; the throttle tests use addresses of their own).
+client_max_failures = 60
 
 [monitor]
 # The shortest lease (monitor.timeout + 5): a killed dozord's services return within 15 s.
@@ -119,6 +123,7 @@ allow_private_targets = true
 
 [paths]
 migrations = "$REPO/db/migrations"
+common_passwords = "$REPO/share/passwords/common-passwords.txt"
 EOF
   umask "$old_umask"
 }

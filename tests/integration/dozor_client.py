@@ -31,6 +31,7 @@ import re
 import secrets
 import socket
 import ssl
+import struct
 import subprocess
 import threading
 import time
@@ -162,11 +163,27 @@ class Response:
         return "<%s %s -> %d %s %r>" % (self.method, self.url, self.status, self.reason, body)
 
 
-def _connection(base: str, timeout: float):
+def _connection(base: str, timeout: float, source: str | None = None):
+    """``source``: a loopback address to connect from (127.0.0.2, ...), so a test can be a
+    client of its own for the login throttle and nginx's per-address limit."""
     u = urllib.parse.urlsplit(base)
+    src = (source, 0) if source else None
     if u.scheme == "https":
-        return http.client.HTTPSConnection(u.hostname, u.port or 443, timeout=timeout, context=_SSL)
-    return http.client.HTTPConnection(u.hostname, u.port or 80, timeout=timeout)
+        return http.client.HTTPSConnection(u.hostname, u.port or 443, timeout=timeout, context=_SSL,
+                                           source_address=src)
+    return http.client.HTTPConnection(u.hostname, u.port or 80, timeout=timeout, source_address=src)
+
+
+_source_counter = iter(range(1, 1 << 20))
+_source_lock = threading.Lock()
+
+
+def fresh_source() -> str:
+    """A loopback source address no other test of this process uses (127.77.x.y); Linux
+    routes all of 127.0.0.0/8 to lo, so a socket may bind any of them."""
+    with _source_lock:
+        n = next(_source_counter) + (os.getpid() % 200) * 1000
+    return "127.77.%d.%d" % ((n // 250) % 250 + 1, n % 250 + 1)
 
 
 # nginx limits POST /api/auth/login per client address (10 r/s, burst 20). All tests come
@@ -196,10 +213,11 @@ def request(
     base: str | None = None,
     timeout: float = REQUEST_TIMEOUT,
     pace: bool = True,
+    source: str | None = None,
 ) -> Response:
     """One request on a fresh connection. ``json_body`` is serialised; ``data`` is sent raw."""
     base = base or BASE_URL
-    if pace and method == "POST" and path.rstrip("/").endswith("/auth/login"):
+    if pace and source is None and method == "POST" and path.rstrip("/").endswith("/auth/login"):
         _pace_login()
     hdrs = {"Accept": "application/json", "Connection": "close"}
     body = None
@@ -216,7 +234,7 @@ def request(
     hdrs = {k: v for k, v in hdrs.items() if v is not None}
     if method in ("POST", "PUT", "PATCH") and body is None:
         hdrs.setdefault("Content-Length", "0")
-    conn = _connection(base, timeout)
+    conn = _connection(base, timeout, source)
     try:
         try:
             conn.request(method, path, body=body, headers=hdrs)
@@ -250,8 +268,25 @@ def delete(path, **kw):
 # --------------------------------------------------------------------------- auth
 
 
-def login(username: str, password: str) -> Response:
-    return post("/api/auth/login", {"username": username, "password": password})
+DEVICE_COOKIE = "__Host-dozor_device"
+# Device cookies the helpers received, per username, sent back as a browser would: the whole
+# suite logs in from 127.0.0.1, and a client that logged in before is never stopped by the
+# login throttle (docs/login.md).
+_device_cookies: dict[str, str] = {}
+
+
+def device_cookie_of(r: Response) -> str | None:
+    """The value of the device cookie a login answer sets, or None."""
+    for line in r.header_all("Set-Cookie"):
+        name, _, rest = line.partition("=")
+        if name.strip() == DEVICE_COOKIE:
+            return rest.split(";", 1)[0]
+    return None
+
+
+def login(username: str, password: str, *, device: str | None = None, source: str | None = None) -> Response:
+    headers = {"Cookie": "%s=%s" % (DEVICE_COOKIE, device)} if device else None
+    return post("/api/auth/login", {"username": username, "password": password}, headers=headers, source=source)
 
 
 def login_token(username: str, password: str) -> str:
@@ -259,8 +294,11 @@ def login_token(username: str, password: str) -> str:
     address (429, Retry-After); the helper waits and retries a bounded number of times."""
     last = None
     for attempt in range(8):
-        last = login(username, password)
+        last = login(username, password, device=_device_cookies.get(username))
         if last.status == 200:
+            cookie = device_cookie_of(last)
+            if cookie:
+                _device_cookies[username] = cookie
             return last.json["access_token"]
         if last.status in (429, 503):
             try:
@@ -343,6 +381,73 @@ def delete_user(user_id: int) -> None:
     r = delete("/api/admin/users/%d" % user_id, token=admin_token())
     if r.status not in (200, 404):
         raise AssertionError("cleanup: deleting user %d failed: %r" % (user_id, r))
+
+
+# --------------------------------------------------------------------------- FastCGI
+
+
+def fcgi_socket() -> str:
+    return stack_config().get("server", {}).get("socket", str(STATE_DIR / "run" / "fcgi.sock"))
+
+
+def fcgi_request(method: str, path: str, *, json_body=_UNSET, remote_addr: str = "127.0.0.1",
+                 headers: dict | None = None, timeout: float = REQUEST_TIMEOUT) -> Response:
+    """One request straight to dozor-fcgi's socket, as nginx would send it, with any
+    REMOTE_ADDR: the way to be an IPv6 client, or many clients, on a loopback-only machine.
+    Bypasses nginx (and its rate limits) on purpose."""
+    body = b"" if json_body is _UNSET else json.dumps(json_body).encode("utf-8")
+    params = {
+        "REQUEST_METHOD": method, "REQUEST_URI": path, "REMOTE_ADDR": remote_addr, "HTTPS": "on",
+        "CONTENT_LENGTH": str(len(body)), "CONTENT_TYPE": "application/json" if body else "",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+    }
+    for k, v in (headers or {}).items():
+        params["HTTP_" + k.upper().replace("-", "_")] = v
+
+    def record(kind: int, content: bytes) -> bytes:
+        return struct.pack(">BBHHBx", 1, kind, 1, len(content), 0) + content
+
+    def length(n: int) -> bytes:
+        return bytes([n]) if n < 128 else struct.pack(">I", n | 0x80000000)
+
+    pairs = b"".join(length(len(k.encode())) + length(len(v.encode())) + k.encode() + v.encode()
+                     for k, v in params.items())
+    out = record(1, struct.pack(">HB5x", 1, 0))  # BEGIN_REQUEST, responder, close after
+    out += record(4, pairs) + record(4, b"")
+    for i in range(0, len(body), 65535):
+        out += record(5, body[i:i + 65535])
+    out += record(5, b"")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(fcgi_socket())
+        sock.sendall(out)
+        data = b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        sock.close()
+    stdout = b""
+    pos = 0
+    while pos + 8 <= len(data):
+        _, kind, _, clen, plen = struct.unpack(">BBHHBx", data[pos:pos + 8])
+        if kind == 6:
+            stdout += data[pos + 8:pos + 8 + clen]
+        pos += 8 + clen + plen
+    head, _, payload = stdout.partition(b"\r\n\r\n")
+    msg = http.client.HTTPMessage()
+    status, reason = 200, "OK"
+    for line in head.decode("latin-1").split("\r\n"):
+        name, _, value = line.partition(":")
+        if name.lower() == "status":
+            code, _, reason = value.strip().partition(" ")
+            status = int(code)
+        elif name:
+            msg[name.strip()] = value.strip()
+    return Response(status, reason, msg, payload, method, "fcgi:" + path)
 
 
 # --------------------------------------------------------------------------- JWT

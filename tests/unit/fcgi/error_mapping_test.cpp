@@ -45,6 +45,22 @@ BOOST_AUTO_TEST_CASE(throttled_login_carries_retry_after) {
   BOOST_TEST(header(r, "Retry-After") == "42");
 }
 
+BOOST_AUTO_TEST_CASE(a_full_hashing_queue_is_429_with_retry_after) {
+  auto r = map(Busy("Too many logins in progress; try again in a moment", 1));
+  BOOST_TEST(r.status == 429);
+  BOOST_TEST(header(r, "Retry-After") == "1");
+  BOOST_TEST(r.body.find("in progress") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(an_engine_field_rule_is_a_422_at_its_field_without_the_input) {
+  auto r = map(InvalidField("password", "The password is too common"));
+  BOOST_TEST(r.status == 422);
+  BOOST_TEST(r.body.find("\"loc\":[\"body\",\"password\"]") != std::string::npos);
+  BOOST_TEST(r.body.find("\"type\":\"value_error\"") != std::string::npos);
+  BOOST_TEST(r.body.find("Value error, The password is too common") != std::string::npos);
+  BOOST_TEST(r.body.find("\"input\":null") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(internal_errors_do_not_leak_their_text) {
   auto r = map(std::runtime_error("password=hunter2 in SQL"));
   BOOST_TEST(r.body.find("hunter2") == std::string::npos);
