@@ -229,6 +229,7 @@ int record(Connection& c, const std::string& owner, const std::vector<Outcome>& 
     transitions = 0;  // a transaction retried after a deadlock starts over
     samples.clear();
     std::vector<std::int64_t> ids;
+    ids.reserve(batch.size());
     for (const auto& o : batch) ids.push_back(o.due.service_id);
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
