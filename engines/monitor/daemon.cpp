@@ -208,6 +208,7 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
     }
     if (now - last_claim >= kClaimEvery) {
       int room = cfg_.monitor.max_in_flight - static_cast<int>(fetcher.in_flight());
+      bool backlog = false;  // a full batch: more may be due, claim again on the next turn
       if (room > 0) {
         std::vector<db::monitor::Due> due;
         // Not retried: a claim whose COMMIT was lost would be re-claimed only after its lease.
@@ -218,6 +219,7 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
               },
               db::Retry::Never);
         });
+        backlog = static_cast<int>(due.size()) == std::min(room, kClaimBatch);
         for (auto& d : due) {
           net::CheckRequest req;
           req.url = d.url;
@@ -225,7 +227,9 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
           fetcher.start(std::move(req), [&on_result, d](net::CheckOutcome r) { on_result(d, std::move(r)); });
         }
       }
-      last_claim = now;
+      // Without a backlog once a second; with one, at once (bounded by max_in_flight), so the
+      // claim rate is not what limits how many services one dozord can check.
+      last_claim = backlog ? never : now;
     }
     if (now - last_beat >= kHeartbeatEvery) {
       try_db("heartbeat", [&] {
