@@ -128,7 +128,10 @@ class Instance:
         sections = {"server": self.server,
                     "database": stack.get("database", {"socket": str(self.root / "no-database.sock")}),
                     "auth": {"jwt_secret_file": str(self.key)},
-                    "scanner": {"allow_private_targets": True}}
+                    "scanner": {"allow_private_targets": True},
+                    # The workers load the common-password list at start (engines/auth/password).
+                    "paths": {"common_passwords": stack.get("paths", {}).get(
+                        "common_passwords", str(dc.REPO / "share" / "passwords" / "common-passwords.txt"))}}
         lines = []
         for name, values in sections.items():
             lines.append("[%s]" % name)
