@@ -222,6 +222,11 @@ std::unique_ptr<Connection> Database::acquire() {
   ++open_;  // a slot is ours; the connection is opened outside the lock
   lock.unlock();
   try {
+    // Connector/C++ parses the connection URI into process-wide static storage
+    // (sql::mysql::MySQL_Uri), so two threads connecting at once race (ThreadSanitizer shows it).
+    // Connecting is rare — the pool keeps connections — so opening them one at a time costs nothing.
+    static std::mutex connect_mutex;
+    std::lock_guard connecting(connect_mutex);
     return connect();
   } catch (...) {
     release(nullptr);

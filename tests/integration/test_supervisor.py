@@ -405,7 +405,9 @@ class SupervisorTest(unittest.TestCase):
         if not gone:
             os.kill(old, signal.SIGKILL)
         self.assertTrue(gone, "the stuck old worker was never killed:\n" + inst.log_text())
-        self.assertIn("worker %d killed by signal 9" % old, inst.log_text())
+        # The master logs the reap after the process is gone: wait for the line, not just the pid.
+        line = "worker %d killed by signal 9" % old
+        self.assertTrue(dc.wait_until(lambda: line in inst.log_text(), 5, 0.05), inst.log_text())
         self.assertTrue(answers(inst.socket))
         inst.stop()
 
