@@ -82,24 +82,34 @@ std::string AuthService::issue_token(const db::users::User& u) {
   return sign_jwt({u.id, u.username, u.is_admin, now, now + cfg_.token_lifetime, u.token_version}, key_);
 }
 
+void AuthService::refuse_if_known_blocked(const std::vector<std::string>& keys) {
+  std::int64_t wait = 0;
+  for (const auto& k : keys) wait = std::max(wait, blocked_.wait_ms(k));
+  if (wait > 0) throw TooManyAttempts(kThrottled, static_cast<long>((wait + 999) / 1000));
+}
+
 void AuthService::reserve(const throttle::Attempt& a) {
   const auto buckets = throttle::buckets_for(a);
   const auto keys = keys_of(buckets);
+  auto cached = keys;
+  if (!a.account) cached.push_back(throttle::slot_key(a));
+  refuse_if_known_blocked(cached);
   std::int64_t wait = 0, now = 0;
+  std::map<std::string, std::int64_t> waits;
   db_.run(
       [&](db::Connection& c) {
         // A waiting client is answered from a plain read: a flood that is already blocked
         // costs no lock and no write.
         now = db::login_throttle::now_ms(c);
-        wait = throttle::wait_for(a, engine_rows(db::login_throttle::peek(c, keys)), policies_, now);
-        if (wait > 0) return;
+        waits = throttle::waits_for(a, engine_rows(db::login_throttle::peek(c, keys)), policies_, now);
+        if (!waits.empty()) return;
         // Check and count under row locks, in one transaction: N parallel attempts are counted
         // one after another, so the limit is exact (5 means 5).
         c.transaction([&] {
           now = db::login_throttle::now_ms(c);
           auto rows = engine_rows(db::login_throttle::lock(c, keys));
-          wait = throttle::wait_for(a, rows, policies_, now);
-          if (wait > 0) return;
+          waits = throttle::waits_for(a, rows, policies_, now);
+          if (!waits.empty()) return;
           throttle::count(a, rows, policies_, now);
           for (const auto& b : buckets)
             db::login_throttle::store(c, b.key, to_db(rows[b.key]),
@@ -107,6 +117,10 @@ void AuthService::reserve(const throttle::Attempt& a) {
         });
       },
       db::Retry::Never);
+  for (const auto& [key, w] : waits) {
+    blocked_.remember(key, w);
+    wait = std::max(wait, w);
+  }
   if (wait > 0) throw TooManyAttempts(kThrottled, static_cast<long>((wait + 999) / 1000));
   // Expired rows go on write, a few at a time; a failure here costs nothing but a retry later.
   try {
@@ -145,6 +159,11 @@ LoginResult AuthService::login(const LoginAttempt& in) {
   // neither database writes nor argon2.
   if (gate_.full()) throw Busy(kBusy, 1);
 
+  // A client this process already knows to be waiting, and that shows no device cookie (whose
+  // holder is never counted per client), is refused before any query.
+  const auto client = throttle::client_key(in.remote_addr);
+  if (in.device_cookie.empty()) refuse_if_known_blocked({"c|" + client});
+
   auto canonical = canonical_username(in.username);
   std::optional<db::users::User> user;
   if (canonical)
@@ -152,7 +171,7 @@ LoginResult AuthService::login(const LoginAttempt& in) {
             db::Retry::OnLostConnection);
 
   throttle::Attempt a;
-  a.client = throttle::client_key(in.remote_addr);
+  a.client = client;
   const auto now = now_seconds();
   if (user) {
     a.account = user->id;

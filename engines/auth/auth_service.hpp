@@ -6,6 +6,7 @@
 
 #include "db/database.hpp"
 #include "db/users_repo.hpp"
+#include "engines/auth/block_cache.hpp"
 #include "engines/auth/device_cookie.hpp"
 #include "engines/auth/hash_gate.hpp"
 #include "engines/auth/throttle.hpp"
@@ -48,6 +49,8 @@ class AuthService {
 
  private:
   void reserve(const throttle::Attempt& a);
+  // Refuses (TooManyAttempts) when this process already knows one of `keys` is waiting.
+  void refuse_if_known_blocked(const std::vector<std::string>& keys);
   // After the attempt: throttle::succeed, or throttle::refund when it was never checked.
   void settle(const throttle::Attempt& a, bool succeeded);
 
@@ -57,6 +60,7 @@ class AuthService {
   throttle::Policies policies_;
   DeviceCookies devices_;
   HashGate gate_;
+  BlockCache blocked_;
 };
 
 // Reads the HS256 key; it must hold at least 32 bytes.

@@ -86,19 +86,28 @@ int slot_count(const Row& r, int slot) {
   return static_cast<unsigned char>(r.slots[static_cast<std::size_t>(slot)]);
 }
 
-std::int64_t wait_for(const Attempt& a, const std::map<std::string, Row>& rows, const Policies& p, std::int64_t now) {
-  std::int64_t wait = 0;
+std::string slot_key(const Attempt& a) { return "c|" + a.client + "#" + std::to_string(a.slot); }
+
+std::map<std::string, std::int64_t> waits_for(const Attempt& a, const std::map<std::string, Row>& rows,
+                                              const Policies& p, std::int64_t now) {
+  std::map<std::string, std::int64_t> out;
   for (const auto& b : buckets_for(a)) {
     auto it = rows.find(b.key);
     if (it == rows.end()) continue;
     const auto& policy = policy_of(b.role, p);
-    wait = std::max(wait, wait_ms(it->second, policy, now));
+    if (auto w = wait_ms(it->second, policy, now); w > 0) out[b.key] = w;
     if (b.role == Role::Client && !a.account && live_failures(it->second, policy, now) > 0) {
       // An unknown name waits as an account would, on its slot's count.
       Row slot{slot_count(it->second, a.slot), it->second.last_ms, {}};
-      wait = std::max(wait, wait_ms(slot, p.pair, now));
+      if (auto w = wait_ms(slot, p.pair, now); w > 0) out[slot_key(a)] = w;
     }
   }
+  return out;
+}
+
+std::int64_t wait_for(const Attempt& a, const std::map<std::string, Row>& rows, const Policies& p, std::int64_t now) {
+  std::int64_t wait = 0;
+  for (const auto& [key, w] : waits_for(a, rows, p, now)) wait = std::max(wait, w);
   return wait;
 }
 

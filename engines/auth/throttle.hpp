@@ -68,6 +68,11 @@ const Policy& policy_of(Role role, const Policies& p);
 std::int64_t live_failures(const Row& r, const Policy& p, std::int64_t now);
 // How long (ms) the counter makes the next attempt wait; 0 = it may be made now.
 std::int64_t wait_ms(const Row& r, const Policy& p, std::int64_t now);
+// The counters that make the attempt wait, each with its wait (ms); an unknown name's slot
+// appears as slot_key(a).
+std::map<std::string, std::int64_t> waits_for(const Attempt& a, const std::map<std::string, Row>& rows,
+                                              const Policies& p, std::int64_t now);
+std::string slot_key(const Attempt& a);
 // The longest wait over the attempt's counters (absent rows count as empty).
 std::int64_t wait_for(const Attempt& a, const std::map<std::string, Row>& rows, const Policies& p, std::int64_t now);
 // Counts the attempt in each of its counters (and the name's slot for unknown names).
