@@ -128,13 +128,18 @@ std::vector<Due> claim_due(Connection& c, const std::string& owner, int limit, i
       if (!rs->isNull(10)) d.down_since_epoch = static_cast<std::int64_t>(rs->getDouble(10));
       out.push_back(std::move(d));
     }
-    auto& lease = c.prepare(
-        "UPDATE service_state SET lease_owner = ?, lease_until = NOW(3) + INTERVAL ? SECOND WHERE service_id = ?");
-    for (const auto& d : out) {
+    // One statement per chunk, not one per service: at 30,000 services a minute the claim's
+    // round trips were what held dozord's loop back.
+    std::size_t done = 0;
+    for (std::size_t chunk : chunk_sizes(out.size())) {
+      auto& lease = c.prepare(
+          "UPDATE service_state SET lease_owner = ?, lease_until = NOW(3) + INTERVAL ? SECOND WHERE service_id IN (" +
+          repeat_rows("?", chunk) + ")");
       lease.setString(1, owner);
       lease.setInt(2, lease_seconds);
-      lease.setInt64(3, d.service_id);
+      for (std::size_t k = 0; k < chunk; ++k) lease.setInt64(static_cast<unsigned>(k + 3), out[done + k].service_id);
       lease.executeUpdate();
+      done += chunk;
     }
   });
   return out;
