@@ -9,6 +9,8 @@
 #include <mysql_driver.h>
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 
 namespace dozor::db {
 namespace {
@@ -207,6 +209,35 @@ std::int64_t steady_ms() {
 
 void Database::note_success() { last_success_ms_.store(steady_ms(), std::memory_order_relaxed); }
 
+namespace {
+// Connector/C++ keeps the host of the connection being opened in process-wide static storage
+// (sql::mysql::MySQL_Uri::Host), read by mysql_real_connect all through the handshake, so two
+// threads connecting at once race (ThreadSanitizer shows it). Connecting is rare — the pool keeps
+// connections — so they are opened one at a time, process-wide.
+std::timed_mutex connect_mutex;
+std::atomic<std::uint64_t> failed_connects{0};
+}  // namespace
+
+std::unique_ptr<Connection> Database::connect_serialised(std::chrono::steady_clock::time_point deadline) const {
+  std::uint64_t failures_before = failed_connects.load();
+  std::unique_lock connecting(connect_mutex, std::defer_lock);
+  // A frozen server holds each attempt for the whole handshake timeout: waiting in line behind
+  // attempts that are bound to fail would multiply it, so a waiter gives up at the pool's
+  // deadline or as soon as an attempt made while it waited has failed.
+  auto wait_until =
+      std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(params_.connect_timeout));
+  if (!connecting.try_lock_until(wait_until))
+    throw DbUnavailable("another connection to the database is still being opened");
+  if (failed_connects.load() != failures_before)
+    throw DbUnavailable("the database refused a connection opened a moment ago");
+  try {
+    return connect();
+  } catch (...) {
+    failed_connects.fetch_add(1);
+    throw;
+  }
+}
+
 std::unique_ptr<Connection> Database::acquire() {
   std::unique_lock lock(mutex_);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(params_.pool_wait_ms);
@@ -222,12 +253,7 @@ std::unique_ptr<Connection> Database::acquire() {
   ++open_;  // a slot is ours; the connection is opened outside the lock
   lock.unlock();
   try {
-    // Connector/C++ parses the connection URI into process-wide static storage
-    // (sql::mysql::MySQL_Uri), so two threads connecting at once race (ThreadSanitizer shows it).
-    // Connecting is rare — the pool keeps connections — so opening them one at a time costs nothing.
-    static std::mutex connect_mutex;
-    std::lock_guard connecting(connect_mutex);
-    return connect();
+    return connect_serialised(deadline);
   } catch (...) {
     release(nullptr);
     throw;

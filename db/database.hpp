@@ -109,6 +109,7 @@ class Database {
 
   // Opens a fresh connection outside the pool — for tools like migrations.
   std::unique_ptr<Connection> connect() const;
+  std::unique_ptr<Connection> connect_serialised(std::chrono::steady_clock::time_point deadline) const;
 
   // Connections open now (idle and leased): never more than pool_size.
   int open_connections() const;

@@ -39,5 +39,4 @@ BOOST_AUTO_TEST_CASE(the_memory_is_bounded) {
   BOOST_TEST(d.wait_ms("late", t0 + 5s) > 0);
 }
 
-
 BOOST_AUTO_TEST_SUITE_END()
