@@ -1,8 +1,12 @@
 // dozor-fcgi: the FastCGI application server (master + worker pool).
+#include <sysexits.h>
+
 #include <iostream>
 #include <string>
 
 #include "db/database.hpp"
+#include "engines/auth/auth_service.hpp"
+#include "engines/auth/password_policy.hpp"
 #include "engines/config/config.hpp"
 #include "engines/net/multi_fetch.hpp"
 #include "fcgi/dispatch.hpp"
@@ -11,22 +15,61 @@
 #include "fcgi/worker.hpp"
 #include "handlers/app.hpp"
 
+namespace {
+
+constexpr const char* kUsage =
+    "usage: dozor-fcgi [--config FILE] [--check-config]\n"
+    "       dozor-fcgi --version | --help\n"
+    "  --config FILE    configuration (default $DOZOR_CONFIG or /etc/dozor/dozor.toml)\n"
+    "  --check-config   load the configuration and every file a worker reads at start (JWT key,\n"
+    "                   database password file, common-password list), report, and exit:\n"
+    "                   0 when valid, 78 (EX_CONFIG) when not; systemd's ExecReload runs it\n"
+    "Without --check-config: run the master process (man dozor-fcgi).\n";
+
+// The configuration plus what every worker loads from it at start. Checked before the master
+// forks anything, so a bad config fails the start at once (exit 78) instead of a worker crash
+// loop that never reports READY; and a reload refuses a config its new workers could not use.
+dozor::config::Config load_checked(const std::string& config_path) {
+  auto cfg = dozor::config::load(config_path);
+  dozor::auth::load_jwt_key(cfg.auth.jwt_secret_file);
+  dozor::auth::PasswordPolicy::load(cfg.paths.common_passwords, static_cast<std::size_t>(cfg.auth.min_password_length));
+  return cfg;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   std::string config_path;
+  bool check_only = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--config" && i + 1 < argc)
+    if (arg == "--config" && i + 1 < argc) {
       config_path = argv[++i];
-    else if (arg == "--version") {
+    } else if (arg == "--check-config") {
+      check_only = true;
+    } else if (arg == "--version") {
       std::cout << "dozor-fcgi " << DOZOR_VERSION << "\n";
       return 0;
+    } else if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
     } else {
-      std::cerr << "usage: dozor-fcgi [--config FILE]\n";
-      return 2;
+      std::cerr << kUsage;
+      return EX_USAGE;
     }
   }
   try {
-    auto load = [&] { return dozor::config::load(config_path); };
+    load_checked(config_path);
+  } catch (const std::exception& e) {
+    std::cerr << "dozor-fcgi: " << e.what() << "\n";
+    return EX_CONFIG;
+  }
+  if (check_only) {
+    std::cout << "dozor-fcgi: configuration " << dozor::config::resolve_path(config_path) << " is valid\n";
+    return 0;
+  }
+  try {
+    auto load = [&] { return load_checked(config_path); };
     // Each worker builds its own state after fork: connections and threads never cross fork().
     auto worker = [](int listen_fd, const dozor::config::Config& cfg) {
       dozor::net::global_init();

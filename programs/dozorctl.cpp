@@ -22,6 +22,9 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: dozorctl [--config FILE] COMMAND\n"
+    "       dozorctl --version | --help\n"
+    "  --config FILE    configuration (default $DOZOR_CONFIG or /etc/dozor/dozor.toml); the database\n"
+    "                   password comes from its database.password_file (root-only: run as root)\n"
     "  migrate                                   apply database migrations\n"
     "  user add --username U --email E [--admin] --password-stdin\n"
     "  user passwd --username U --password-stdin\n"
@@ -107,6 +110,14 @@ int main(int argc, char** argv) {
     else
       args.push_back(a);
   }
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (!args.empty() && args[0] == "--version") {
+    std::cout << "dozorctl " << DOZOR_VERSION << "\n";
+    return 0;
+  }
   if (args.empty()) {
     std::cerr << kUsage;
     return 2;
@@ -142,7 +153,9 @@ int main(int argc, char** argv) {
       return stats.failed ? 1 : 0;
     }
     if (args[0] == "config" && args.size() > 1 && args[1] == "check") {
+      // What dozor-fcgi --check-config checks: the files its workers read at start.
       dozor::auth::load_jwt_key(cfg.auth.jwt_secret_file);
+      password_policy(cfg);
       std::cout << "config: " << dozor::config::resolve_path(config_path) << " is valid\n";
       if (cfg.scanner.allow_private_targets)
         std::cout << "config: warning: scanner.allow_private_targets = true (development and tests only)\n";

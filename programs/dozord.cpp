@@ -1,5 +1,6 @@
 // dozord: the background daemon — scheduled checks of every active service (engines/monitor).
 // Several may run, on one host or several: they share the work through leases in MariaDB.
+#include <sysexits.h>
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
@@ -18,6 +19,14 @@
 #include "engines/notify/outbox.hpp"
 
 namespace {
+
+constexpr const char* kUsage =
+    "usage: dozord [--config FILE] [--check-config]\n"
+    "       dozord --version | --help\n"
+    "  --config FILE    configuration (default $DOZOR_CONFIG or /etc/dozor/dozor.toml)\n"
+    "  --check-config   load the configuration (and database.password_file), report, and exit:\n"
+    "                   0 when valid, 78 (EX_CONFIG) when not; systemd's ExecReload runs it\n"
+    "Without --check-config: run the daemon (man dozord).\n";
 
 std::atomic<bool> g_exit{false};
 std::atomic<bool> g_reload{false};
@@ -68,20 +77,37 @@ void request_reload(int) {
 
 int main(int argc, char** argv) {
   std::string config_path;
+  bool check_only = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--config" && i + 1 < argc) {
       config_path = argv[++i];
+    } else if (arg == "--check-config") {
+      check_only = true;
     } else if (arg == "--version") {
       std::cout << "dozord " << DOZOR_VERSION << "\n";
       return 0;
+    } else if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
     } else {
-      std::cerr << "usage: dozord [--config FILE]\n";
-      return 2;
+      std::cerr << kUsage;
+      return EX_USAGE;
     }
   }
+  // A config error is final (exit 78: the unit's RestartPreventExitStatus= stops retrying).
+  dozor::config::Config cfg;
   try {
-    auto cfg = dozor::config::load(config_path);
+    cfg = dozor::config::load(config_path);
+  } catch (const std::exception& e) {
+    std::cerr << "dozord: " << e.what() << "\n";
+    return EX_CONFIG;
+  }
+  if (check_only) {
+    std::cout << "dozord: configuration " << dozor::config::resolve_path(config_path) << " is valid\n";
+    return 0;
+  }
+  try {
     struct sigaction sa {};
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = request_exit;

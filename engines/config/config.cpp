@@ -2,6 +2,8 @@
 
 #include <toml++/toml.h>
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -115,6 +117,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"database.name", string_setter(c.database.name)},
       {"database.user", string_setter(c.database.user)},
       {"database.password", string_setter(c.database.password)},
+      {"database.password_file", string_setter(c.database.password_file)},
       {"database.connect_timeout", int_setter(c.database.connect_timeout, 1, 60)},
       {"database.pool_size", int_setter(c.database.pool_size, 0, 64)},
       {"database.pool_wait_ms", int_setter(c.database.pool_wait_ms, 1, 60000)},
@@ -239,7 +242,24 @@ Config load(std::string path) {
   text << in.rdbuf();
   std::vector<std::string> env;
   for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
-  return parse(text.str(), env);
+  auto c = parse(text.str(), env);
+  read_password_file(c);
+  return c;
+}
+
+void read_password_file(Config& c) {
+  auto& d = c.database;
+  if (d.password_file.empty()) return;
+  // Two sources would leave the admin guessing which one is used (a password left in dozor.env
+  // after the package moved it to a file, for example).
+  if (!d.password.empty())
+    throw ConfigError("config: database.password and database.password_file are both set; keep one (" +
+                      d.password_file + " is the package's)");
+  std::ifstream in(d.password_file);
+  if (!in)
+    throw ConfigError("config: cannot read database.password_file " + d.password_file + ": " + std::strerror(errno));
+  std::getline(in, d.password);
+  if (!d.password.empty() && d.password.back() == '\r') d.password.pop_back();
 }
 
 }  // namespace dozor::config

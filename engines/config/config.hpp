@@ -26,6 +26,9 @@ struct DatabaseConfig {
   std::string name = "dozor";
   std::string user = "dozor";
   std::string password;
+  // A file whose first line is the password (root-only; under systemd a credential). load()
+  // reads it into `password`; setting both is an error.
+  std::string password_file;
   int connect_timeout = 3;
   // Connections per process; 0 = automatic (see pool_size_for). The whole stack must stay under
   // half of MariaDB's default max_connections (151) whatever the number of cores.
@@ -107,8 +110,13 @@ struct ConfigError : std::runtime_error {
 // Unknown sections or keys are errors: a typo must not silently fall back to a default.
 Config parse(const std::string& toml_text, const std::vector<std::string>& env);
 
-// Reads the file (path empty → $DOZOR_CONFIG or /etc/dozor/dozor.toml) and the process environment.
+// Reads the file (path empty → $DOZOR_CONFIG or /etc/dozor/dozor.toml) and the process environment,
+// then database.password_file (read_password_file).
 Config load(std::string path);
+
+// Sets database.password from the first line of database.password_file, when that is set.
+// Throws ConfigError when the file cannot be read or database.password is set as well.
+void read_password_file(Config& c);
 
 // The pool size of one process of `kind`: database.pool_size when set, else automatic.
 int pool_size_for(const Config& c, ProcessKind kind);

@@ -56,4 +56,23 @@ BOOST_AUTO_TEST_CASE(monitor_defaults_and_bounds_at_n_and_n_plus_1) {
   BOOST_CHECK_THROW(parse("[monitor]\nfailures_to_down = 0\n", {}), ConfigError);
 }
 
+BOOST_AUTO_TEST_CASE(password_file_is_a_key_and_excludes_a_second_password) {
+  auto c = parse("[database]\npassword_file = \"/etc/dozor/database.password\"\n", {});
+  BOOST_TEST(c.database.password_file == "/etc/dozor/database.password");
+  BOOST_TEST(c.database.password.empty());
+  // A password left in the environment (the old dozor.env) beside the file is refused before any read.
+  auto both = parse("[database]\npassword_file = \"/nonexistent/x\"\n", {"DOZOR_DATABASE_PASSWORD=old"});
+  BOOST_CHECK_EXCEPTION(read_password_file(both), ConfigError, [](const ConfigError& e) {
+    return std::string(e.what()).find("both set") != std::string::npos;
+  });
+  auto missing = parse("", {"DOZOR_DATABASE_PASSWORD_FILE=/nonexistent/dozor-password"});
+  BOOST_CHECK_EXCEPTION(read_password_file(missing), ConfigError, [](const ConfigError& e) {
+    return std::string(e.what()).find("cannot read database.password_file /nonexistent/dozor-password") !=
+           std::string::npos;
+  });
+  auto none = parse("[database]\npassword = \"p\"\n", {});
+  read_password_file(none);  // no file named: the password stays
+  BOOST_TEST(none.database.password == "p");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
