@@ -97,3 +97,43 @@ fresh_root() { # BASE WORK ROOT
   mkdir -p "$root"
   tar -C "$root" -xf "$base"
 }
+
+# The package of the previous release, to upgrade from: the newest tag v*
+# reachable from HEAD whose version differs from this tree's package version,
+# built from that commit in a temporary git worktree (once; cached in
+# CACHE/previous/TAG-COMMIT/). DOZOR_TEST_PREVIOUS_DEB names a .deb instead.
+# Prints its path.
+previous_deb() { # CACHE
+  local cache=$1 current tag commit dir deb tmp
+  if [ -n "${DOZOR_TEST_PREVIOUS_DEB:-}" ]; then
+    readlink -f "$DOZOR_TEST_PREVIOUS_DEB"
+    return
+  fi
+  current=$(dpkg-parsechangelog -l "$repo/packaging/debian/changelog" -S Version)
+  for tag in $(git -C "$repo" tag --merged HEAD --sort=-v:refname --list 'v[0-9]*'); do
+    [ "${tag#v}" != "$current" ] && break
+    tag=
+  done
+  [ -n "${tag:-}" ] || die "no release tag v* before $current is reachable from HEAD (docs/packaging.md)"
+  commit=$(git -C "$repo" rev-parse "$tag^{commit}")
+  dir=$cache/previous/$tag-${commit:0:12}
+  deb=$(find "$dir" -maxdepth 1 -name 'dozor_*.deb' ! -name '*dbgsym*' 2>/dev/null | head -n 1)
+  if [ -z "$deb" ]; then
+    note "building the $tag package from $commit in a temporary worktree (once; cached in $dir)" >&2
+    tmp=$(mktemp -d /var/tmp/dozor-previous-XXXXXX)
+    git -C "$repo" worktree add --quiet --detach "$tmp/src" "$commit" >&2
+    if ! DOZOR_SKIP_LINTIAN=1 "$tmp/src/packaging/build-deb" >"$tmp/build.log" 2>&1; then
+      tail -n 30 "$tmp/build.log" >&2
+      git -C "$repo" worktree remove --force "$tmp/src"
+      die "building the $tag package failed"
+    fi
+    mkdir -p "$dir"
+    cp "$tmp"/src/build/deb/dozor_*.deb "$dir/"
+    rm -f "$dir"/*dbgsym*
+    git -C "$repo" worktree remove --force "$tmp/src"
+    rm -rf "$tmp"
+    deb=$(find "$dir" -maxdepth 1 -name 'dozor_*.deb' | head -n 1)
+  fi
+  [ -n "$deb" ] || die "no package for $tag in $dir"
+  echo "$deb"
+}
