@@ -1,0 +1,101 @@
+"""The programs' command lines (issue 12 §5): --help, --version, --check-config and its exit
+status 78 (the units' ExecReload= and RestartPreventExitStatus= rely on it), and
+database.password_file. No stack needed: only the binaries."""
+
+import os
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+import dozor_client as dc
+
+EX_CONFIG = 78
+DAEMONS = ("dozor-fcgi", "dozord")
+
+
+def run(prog: str, *args: str) -> subprocess.CompletedProcess:
+    # A clean environment: DOZOR_* variables of the test stack must not leak in.
+    return subprocess.run([str(dc.BIN_DIR / prog), *args], capture_output=True, text=True, timeout=30,
+                          env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+
+
+class ProgramsCliTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        for prog in (*DAEMONS, "dozorctl"):
+            if not (dc.BIN_DIR / prog).exists():
+                raise unittest.SkipTest("no %s in %s" % (prog, dc.BIN_DIR))
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="dozor-cli-"))
+        self.addCleanup(subprocess.run, ["rm", "-rf", str(self.tmp)])
+        (self.tmp / "jwt.key").write_text("ab" * 32)
+        (self.tmp / "database.password").write_text("secret-pw\n")
+
+    def config(self, extra_database: str = "", extra: str = "", name: str = "dozor.toml") -> str:
+        path = self.tmp / name
+        path.write_text(
+            "[database]\npassword_file = \"%s\"\n%s\n[auth]\njwt_secret_file = \"%s\"\n"
+            "[paths]\nmigrations = \"%s\"\ncommon_passwords = \"%s\"\n%s" % (
+                self.tmp / "database.password", extra_database, self.tmp / "jwt.key",
+                dc.REPO / "db" / "migrations", dc.REPO / "share" / "passwords" / "common-passwords.txt", extra))
+        return str(path)
+
+    def test_help_and_version(self):
+        for prog in (*DAEMONS, "dozorctl"):
+            r = run(prog, "--help")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("usage: %s" % prog, r.stdout)
+            r = run(prog, "--version")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertRegex(r.stdout, r"^%s \d+\.\d+\.\d+\n$" % prog)
+        for prog in DAEMONS:
+            self.assertIn("--check-config", run(prog, "--help").stdout)
+
+    def test_check_config_accepts_a_valid_config(self):
+        cfg = self.config()
+        for prog in DAEMONS:
+            r = run(prog, "--config", cfg, "--check-config")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("is valid", r.stdout)
+        r = run("dozorctl", "--config", cfg, "config", "check")
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_check_config_exits_78_with_the_reason(self):
+        cases = {
+            "unknown key": (self.config(extra="bogus_key = 1\n", name="a.toml"), "unknown key 'paths.bogus_key'"),
+            "two passwords": (self.config(extra_database="password = \"x\"", name="b.toml"), "both set"),
+        }
+        for name, (cfg, reason) in cases.items():
+            for prog in DAEMONS:
+                with self.subTest(name, prog=prog):
+                    r = run(prog, "--config", cfg, "--check-config")
+                    self.assertEqual(r.returncode, EX_CONFIG, r.stdout + r.stderr)
+                    self.assertIn(reason, r.stderr)
+        # dozor-fcgi also checks what its workers read at start.
+        cfg = self.config()
+        (self.tmp / "jwt.key").unlink()
+        r = run("dozor-fcgi", "--config", cfg, "--check-config")
+        self.assertEqual(r.returncode, EX_CONFIG, r.stderr)
+        self.assertIn("jwt.key", r.stderr)
+
+    def test_an_unreadable_password_file_is_a_config_error(self):
+        cfg = self.config()
+        (self.tmp / "database.password").unlink()
+        for prog in DAEMONS:
+            r = run(prog, "--config", cfg, "--check-config")
+            self.assertEqual(r.returncode, EX_CONFIG, r.stderr)
+            self.assertIn("cannot read database.password_file", r.stderr)
+
+    def test_a_rejected_config_stops_the_start_at_once(self):
+        # Not a worker crash loop: the master exits 78 before forking anything.
+        cfg = self.config(extra="bogus_key = 1\n")
+        for prog in DAEMONS:
+            r = run(prog, "--config", cfg)
+            self.assertEqual(r.returncode, EX_CONFIG, r.stderr)
+            self.assertIn("%s: config: unknown key" % prog, r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
