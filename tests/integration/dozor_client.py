@@ -57,6 +57,8 @@ else:  # development stack of scripts/run
     BASE_URL = "https://127.0.0.1:" + _env("DOZOR_HTTPS_PORT", "8443")
     HTTP_URL = "http://127.0.0.1:" + _env("DOZOR_HTTP_PORT", "8080")
     STATE_DIR = Path(_env("DOZOR_TEST_STATE", str(_DEV_STATE)))
+# The version the binaries report (project(VERSION) in CMakeLists.txt).
+VERSION = re.search(r"project\(dozor VERSION ([0-9.]+)", (REPO / "CMakeLists.txt").read_text()).group(1)
 STACKCTL = _env("DOZOR_TEST_STACKCTL", str(REPO / "scripts" / "stackctl"))
 BIN_DIR = Path(_env("DOZOR_TEST_BIN_DIR", str(REPO / "build" / "release")))
 

@@ -411,10 +411,25 @@ class SupervisorTest(unittest.TestCase):
         self.assertTrue(answers(inst.socket))
         inst.stop()
 
-    def test_crash_loop_backs_off_and_stop_stays_prompt(self):
-        # No JWT key: every worker fails right after its start, as after a bad deployment.
+    def test_a_config_the_workers_cannot_use_stops_the_start_at_once(self):
+        # No JWT key: the master refuses before forking (exit 78, EX_CONFIG) instead of a crash
+        # loop that never reports ready (systemd then waited for its start timeout).
         inst = Instance(self, workers=2, jwt_key=False)
         inst.start(wait_ready=False)
+        self.assertEqual(inst.exit_code(5), 78, inst.log_text())
+        self.assertIn("cannot read the JWT key file", inst.log_text())
+        self.assertNotIn("worker", inst.log_text())
+
+    def test_crash_loop_backs_off_and_stop_stays_prompt(self):
+        # The JWT key goes away under a running master (the master checks it before its first
+        # fork, and refuses to start without it): every new worker then fails right after its
+        # start, as after a bad deployment. The workers are retired with SIGTERM, a clean exit
+        # that is replaced at once and does not count as a crash.
+        inst = Instance(self, workers=2)
+        inst.start()
+        inst.key.unlink()
+        for pid in inst.workers():
+            os.kill(pid, signal.SIGTERM)
         time.sleep(3)
         log = inst.log_text()
         starts = log.count("cannot read the JWT key file")
