@@ -16,6 +16,18 @@ struct Group {
   std::int64_t services_count = 0;
 };
 
+// A partial edit: absent members are left; description's inner nullopt sets NULL.
+struct GroupUpdate {
+  std::optional<std::string> name, color;
+  std::optional<std::optional<std::string>> description;
+};
+
 std::vector<Group> list_by_user(Connection& c, std::int64_t user_id);
+std::optional<Group> find_owned(Connection& c, std::int64_t user_id, std::int64_t id);
+// The new id, or nothing when the owner already has max_per_user groups.
+std::optional<std::int64_t> insert(Connection& c, std::int64_t user_id, const GroupUpdate& g, int max_per_user);
+bool update_owned(Connection& c, std::int64_t user_id, std::int64_t id, const GroupUpdate& g);
+// Its services stay, ungrouped (the foreign key sets their group_id to NULL).
+bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id);
 
 }  // namespace dozor::db::groups

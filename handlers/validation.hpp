@@ -35,6 +35,8 @@ class Fields {
                                       std::optional<std::int64_t> le = {});
   std::optional<bool> boolean(const char* name, bool required);
   std::optional<std::string> http_url(const char* name, bool required);
+  // What a service may watch: an http(s) URL, or tcp://host:port (a port check).
+  std::optional<std::string> monitor_target(const char* name, bool required);
   std::optional<std::string> email(const char* name, bool required);
   // Nullable variants: absent and null both give nullopt.
   std::optional<std::string> nullable_string(const char* name, StringRule rule = {});

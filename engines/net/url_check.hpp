@@ -21,6 +21,10 @@ std::optional<UrlProblem> check_http_url(std::string_view url);
 // "http://example.com/a") and an empty path made "/".
 std::string normalize_http_url(std::string_view valid_url);
 
+// A TCP port target "tcp://host:port" (no path, no credentials), normalised
+// ("TCP://Example.COM:25" → "tcp://example.com:25"); nullopt with `problem` set otherwise.
+std::optional<std::string> tcp_target(std::string_view url, UrlProblem* problem);
+
 // Turns the raw `{target_url}` tail of a request path into an absolute http(s) URL:
 // a percent-encoded URL, a bare host[:port][/path] (https assumed) or an unencoded URL.
 struct TargetUrl {
