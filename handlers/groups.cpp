@@ -7,7 +7,6 @@
 namespace dozor::handlers {
 namespace {
 
-constexpr std::size_t kMaxDescription = 2000;  // description and status-page announcement
 constexpr const char* kSlugPattern = "^[a-z0-9]+(-[a-z0-9]+)*$";
 
 // Lower-case letters and digits in words joined by single hyphens: safe in a URL path as is.
@@ -33,10 +32,10 @@ bool is_hex_color(const std::string& s) {
 
 db::groups::GroupUpdate read_group(Fields& f, bool create) {
   db::groups::GroupUpdate g;
-  g.name = f.string("name", create, {1, 255});
+  g.name = f.string("name", create, {1, limits::kGroupNameChars});
   if (auto* v = f.raw("description"); v && v->is_null())
     g.description = std::optional<std::string>{};
-  else if (auto d = f.string("description", false, {0, kMaxDescription}))
+  else if (auto d = f.string("description", false, {0, limits::kGroupTextChars}))
     g.description = std::optional<std::string>{*d};
   g.color = f.string("color", false);
   if (g.color && !is_hex_color(*g.color)) {
@@ -49,7 +48,7 @@ db::groups::GroupUpdate read_group(Fields& f, bool create) {
   }
   if (auto* v = f.raw("status_slug"); v && v->is_null()) {
     g.status_slug = std::optional<std::string>{};
-  } else if (auto slug = f.string("status_slug", false, {3, 64})) {
+  } else if (auto slug = f.string("status_slug", false, {limits::kStatusSlugMinChars, limits::kStatusSlugMaxChars})) {
     if (!is_slug(*slug))
       f.add({"string_pattern_mismatch",
              boost::json::array{"body", "status_slug"},
@@ -63,7 +62,7 @@ db::groups::GroupUpdate read_group(Fields& f, bool create) {
   g.status_show_urls = f.boolean("status_show_urls", false);
   if (auto* v = f.raw("status_announcement"); v && v->is_null())
     g.status_announcement = std::optional<std::string>{};
-  else if (auto a = f.string("status_announcement", false, {0, kMaxDescription}))
+  else if (auto a = f.string("status_announcement", false, {0, limits::kGroupTextChars}))
     g.status_announcement = std::optional<std::string>{*a};
   return g;
 }

@@ -41,12 +41,12 @@ std::optional<std::optional<std::string>> nullable_text(Fields& f, const char* n
 // same rules: docs/monitoring.md, "Check options".
 db::services::ServiceUpdate read_service_fields(Fields& f, bool name_and_url_required) {
   db::services::ServiceUpdate u;
-  u.name = f.string("name", name_and_url_required, {1, 255});
+  u.name = f.string("name", name_and_url_required, {1, limits::kServiceNameChars});
   u.url = f.monitor_target("url", name_and_url_required);
-  u.check_interval = f.integer("check_interval", false, 10, 7 * 86400);  // 10 s .. one week
+  u.check_interval = f.integer("check_interval", false, limits::kCheckIntervalMin, limits::kCheckIntervalMax);
   u.is_active = f.boolean("is_active", false);
   u.group_id = nullable_int(f, "group_id", 1, std::numeric_limits<std::int64_t>::max());
-  u.slow_ms = nullable_int(f, "slow_ms", 1, 600000);
+  u.slow_ms = nullable_int(f, "slow_ms", 1, limits::kSlowMsMax);
   u.method = f.string("method", false);
   if (u.method && *u.method != "GET" && *u.method != "HEAD") {
     f.add({"literal_error",

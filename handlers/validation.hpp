@@ -10,11 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "engines/limits.hpp"
 #include "fcgi/http_error.hpp"
 
 namespace dozor::handlers {
 
-constexpr std::size_t kMaxJsonDepth = 32;
+constexpr std::size_t kMaxJsonDepth = limits::kJsonDepth;
 
 // Parses a JSON body (depth-limited). Throws ValidationFailed: json_invalid, or missing when empty.
 boost::json::value parse_json_body(std::string_view body);

@@ -7,7 +7,7 @@
 namespace dozor::monitor {
 namespace {
 
-constexpr std::size_t kMaxRanges = 32;
+constexpr std::size_t kMaxRanges = limits::kExpectedStatusItems;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);

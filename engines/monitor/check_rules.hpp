@@ -7,12 +7,13 @@
 #include <string_view>
 #include <vector>
 
+#include "engines/limits.hpp"
 #include "engines/net/multi_fetch.hpp"
 
 namespace dozor::monitor {
 
-constexpr std::size_t kMaxKeywordLength = 255;
-constexpr std::size_t kMaxExpectedStatusLength = 255;
+constexpr std::size_t kMaxKeywordLength = limits::kKeywordChars;
+constexpr std::size_t kMaxExpectedStatusLength = limits::kExpectedStatusChars;
 // A keyword is looked for in this much of the body (the page's start, decoded).
 constexpr std::size_t kKeywordBodyLimit = std::size_t{1} << 20;
 

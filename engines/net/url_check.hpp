@@ -1,4 +1,5 @@
 #pragma once
+#include "engines/limits.hpp"
 // Validation of user-supplied URLs, with pydantic v2's HttpUrl error names (ARCHITECTURE §4).
 #include <optional>
 #include <string>
@@ -11,7 +12,7 @@ struct UrlProblem {
   std::string msg;
 };
 
-constexpr std::size_t kMaxUrlLength = 2083;
+constexpr std::size_t kMaxUrlLength = limits::kUrlLength;
 
 // An absolute http(s) URL with a host that is text (valid UTF-8, no control characters once
 // decoded), 1..2083 characters before and after normalisation.
