@@ -1,10 +1,11 @@
 // Dashboard: the caller's services (GET /api/v1/services), add (POST), check now
 // (POST /services/{id}/check) and delete (DELETE, after a confirmation dialog).
 import { api } from './api.js';
-import { t, formatRelative, formatDateTime, formatMs } from './i18n.js';
+import { t, lang, formatRelative, formatDateTime, formatMs } from './i18n.js';
+import { checkErrorText } from './messages.js';
 import { initPage } from './shell.js';
 import {
-  el, statusBadge, statusKind, toast, busy, confirmDialog, clearErrors, showErrors, linkFieldDescriptions,
+  el, statusBadge, statusKind, toast, busy, isBusy, confirmDialog, clearErrors, showErrors, linkFieldDescriptions,
 } from './ui.js';
 
 const API = '/api/v1/services';
@@ -36,6 +37,12 @@ function timeCell(value) {
 function resultLine(service) {
   const r = state.results.get(service.id);
   if (!r) return null;
+  if (r.busy) {
+    // The check slots are taken (429): nothing is known about the site, so no outage colours.
+    return el('div', { class: 'check-result check-result-busy', role: 'status', dataset: { testid: 'check-busy' } },
+      r.retryAfter !== null && r.retryAfter !== undefined
+        ? t('svc.busy', { seconds: r.retryAfter }) : t('svc.busyLater'));
+  }
   if (r.requestError) {
     return el('div', { class: 'check-result check-result-error', role: 'status' }, r.requestError);
   }
@@ -45,10 +52,12 @@ function resultLine(service) {
       ? t('svc.resultHttp', { code: r.status_code }) : t('svc.resultNoCode'),
   ];
   if (r.response_time_ms !== null && r.response_time_ms !== undefined) parts.push(formatMs(r.response_time_ms));
-  if (r.error) parts.push(r.error);
+  const why = checkErrorText(r.error, r.status_code, lang);
+  if (why) parts.push(why.text);
   return el('div', {
     class: `check-result ${r.is_available ? 'check-result-ok' : 'check-result-error'}`,
     role: 'status',
+    title: why && why.original ? why.original : null,
     dataset: { testid: 'check-result' },
   }, el('span', { class: 'visually-hidden' }, `${t('svc.result')}: `), parts.join(' · '));
 }
@@ -57,11 +66,13 @@ function renderRow(service) {
   const nameId = `svc-${service.id}-name`;
   const checkBtn = el('button', {
     type: 'button', class: 'btn btn-sm btn-secondary', dataset: { action: 'check' },
-    'aria-describedby': nameId, onclick: () => checkNow(service.id, checkBtn),
+    'aria-label': t('svc.checkNamed', { name: service.name }),
+    onclick: () => checkNow(service.id, checkBtn),
   }, t('svc.checkNow'));
   const deleteBtn = el('button', {
     type: 'button', class: 'btn btn-sm btn-ghost btn-ghost-danger', dataset: { action: 'delete' },
-    'aria-describedby': nameId, onclick: () => remove(service.id),
+    'aria-label': t('svc.deleteNamed', { name: service.name }),
+    onclick: () => remove(service.id),
   }, t('svc.delete'));
 
   return el('tr', { dataset: { serviceId: service.id, status: statusKind(service.last_status) } },
@@ -128,13 +139,15 @@ async function load({ quiet = false } = {}) {
     document.getElementById('services-loading').hidden = true;
     if (!quiet || !state.loaded) {
       errorBox.textContent = err.message;
+      errorBox.dataset.status = String(err.status);
       errorBox.hidden = false;
     }
   }
 }
 
 async function checkNow(id, button) {
-  const done = busy(button, 'svc.checking');
+  if (isBusy(button)) return;
+  const done = busy(button, 'svc.checking', { keepFocus: true });
   try {
     const r = await api(`${API}/${id}/check`, { method: 'POST' });
     state.results.set(id, r);
@@ -147,7 +160,8 @@ async function checkNow(id, button) {
   } catch (err) {
     if (err.status === 401) return;
     if (err.status === 404) { await load(); toast(err.message, 'error'); return; }
-    state.results.set(id, { requestError: err.message });
+    if (err.status === 429) state.results.set(id, { busy: true, retryAfter: err.retryAfter });
+    else state.results.set(id, { requestError: err.message });
   } finally {
     done();
   }
