@@ -190,9 +190,13 @@ export class Api {
  */
 export async function startTarget() {
   const hits = [];
+  const load = { inFlight: 0, maxInFlight: 0 }; // requests being answered at once (the slow ones)
   const server = createServer((req, res) => {
     hits.push({ method: req.method, url: req.url, userAgent: req.headers['user-agent'] || '' });
+    load.inFlight += 1;
+    load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
     const answer = (status) => {
+      load.inFlight -= 1;
       res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><title>e2e target</title><p>ok</p>');
     };
@@ -211,6 +215,7 @@ export async function startTarget() {
     url: `http://127.0.0.1:${port}/`,
     port,
     hits,
+    load,
     close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
   };
 }
