@@ -233,8 +233,7 @@ std::unique_ptr<Connection> Database::connect_serialised(std::chrono::steady_clo
       std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(params_.connect_timeout));
   if (!connect_gate_free.wait_until(gate, wait_until, [] { return !connect_gate_busy; }))
     throw DbUnavailable("another connection to the database is still being opened");
-  if (failed_connects != failures_before)
-    throw DbUnavailable("the database refused a connection opened a moment ago");
+  if (failed_connects != failures_before) throw DbUnavailable("the database refused a connection opened a moment ago");
   connect_gate_busy = true;
   gate.unlock();
   std::unique_ptr<Connection> conn;

@@ -56,6 +56,10 @@ Router build_router() {
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
 
+  // Public status pages (docs/status-pages.md): no token; the page itself is www/status.html.
+  for (const char* prefix : {"/api/v1", "/api"})
+    add("GET", std::string(prefix) + "/status/{slug}", pub(h::status_page), Access::Public);
+
   // Kiosk: one state per user, the same behind all three prefixes (spec §4.2, §4.6).
   for (const char* prefix : {"/api/v1", "/api", "/api/security"}) {
     std::string k = std::string(prefix) + "/kiosk";

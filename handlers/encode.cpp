@@ -59,7 +59,11 @@ boost::json::value encode(const db::groups::Group& g, boost::json::storage_ptr s
                              {"name", g.name},
                              {"description", or_null(g.description)},
                              {"color", g.color},
-                             {"services_count", g.services_count}},
+                             {"services_count", g.services_count},
+                             {"status_slug", or_null(g.status_slug)},
+                             {"status_public", g.status_public},
+                             {"status_show_urls", g.status_show_urls},
+                             {"status_announcement", or_null(g.status_announcement)}},
                             sp);
 }
 

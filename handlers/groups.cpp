@@ -7,7 +7,22 @@
 namespace dozor::handlers {
 namespace {
 
-constexpr std::size_t kMaxDescription = 2000;
+constexpr std::size_t kMaxDescription = 2000;  // description and status-page announcement
+constexpr const char* kSlugPattern = "^[a-z0-9]+(-[a-z0-9]+)*$";
+
+// Lower-case letters and digits in words joined by single hyphens: safe in a URL path as is.
+bool is_slug(const std::string& s) {
+  bool word = false;
+  for (char c : s) {
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+      word = true;
+    else if (c == '-' && word)
+      word = false;
+    else
+      return false;
+  }
+  return word;
+}
 
 bool is_hex_color(const std::string& s) {
   if (s.size() != 7 || s[0] != '#') return false;
@@ -32,6 +47,24 @@ db::groups::GroupUpdate read_group(Fields& f, bool create) {
            {{"pattern", "^#[0-9a-fA-F]{6}$"}}});
     g.color.reset();
   }
+  if (auto* v = f.raw("status_slug"); v && v->is_null()) {
+    g.status_slug = std::optional<std::string>{};
+  } else if (auto slug = f.string("status_slug", false, {3, 64})) {
+    if (!is_slug(*slug))
+      f.add({"string_pattern_mismatch",
+             boost::json::array{"body", "status_slug"},
+             std::string("String should match pattern '") + kSlugPattern + "'",
+             boost::json::value(*slug),
+             {{"pattern", kSlugPattern}}});
+    else
+      g.status_slug = std::optional<std::string>{*slug};
+  }
+  g.status_public = f.boolean("status_public", false);
+  g.status_show_urls = f.boolean("status_show_urls", false);
+  if (auto* v = f.raw("status_announcement"); v && v->is_null())
+    g.status_announcement = std::optional<std::string>{};
+  else if (auto a = f.string("status_announcement", false, {0, kMaxDescription}))
+    g.status_announcement = std::optional<std::string>{*a};
   return g;
 }
 

@@ -9,10 +9,10 @@
 namespace dozor::monitor {
 
 std::vector<db::groups::Group> list_groups(db::Database& db, std::int64_t user_id);
-// Throws Conflict when the owner already has max_per_user groups.
+// Throws Conflict when the owner already has max_per_user groups or status_slug is taken.
 db::groups::Group create_group(db::Database& db, std::int64_t user_id, const db::groups::GroupUpdate& g,
                                int max_per_user);
-// Throws NotFound.
+// Throws NotFound, or Conflict when status_slug is taken.
 db::groups::Group update_group(db::Database& db, std::int64_t user_id, std::int64_t id,
                                const db::groups::GroupUpdate& g);
 void delete_group(db::Database& db, std::int64_t user_id, std::int64_t id);
