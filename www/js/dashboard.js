@@ -489,7 +489,9 @@ function renderProgress() {
   if (run.failed) text += ` · ${t('dash.checkAllFailed', { n: run.failed })}`;
   $('check-all-text').textContent = text;
   $('check-all-stop').hidden = run.finished;
-  $('check-all').disabled = !run.finished;
+  // aria-disabled, not disabled: the button keeps keyboard focus while the run goes on.
+  if (run.finished) $('check-all').removeAttribute('aria-disabled');
+  else $('check-all').setAttribute('aria-disabled', 'true');
 }
 
 /**
