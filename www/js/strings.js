@@ -342,6 +342,12 @@ export const STRINGS = {
     'kiosk.nextIn': 'Next in {n} s',
     'kiosk.keys': '← → switch · Space pause · F full screen',
     'kiosk.progress': 'Time until the next service',
+    'kiosk.uptime': 'Uptime 24 h',
+    'kiosk.cert': 'Certificate',
+    'kiosk.certDays': '{n} d left',
+    'kiosk.certExpired': 'expired',
+    'kiosk.spark': 'Response time, last 24 hours',
+    'kiosk.alert': 'Down now ({n}): {names}',
   },
 
   ru: {
@@ -681,6 +687,12 @@ export const STRINGS = {
     'kiosk.nextIn': 'Следующий через {n} с',
     'kiosk.keys': '← → переключение · Пробел пауза · F весь экран',
     'kiosk.progress': 'Время до следующего сервиса',
+    'kiosk.uptime': 'Доступность 24 ч',
+    'kiosk.cert': 'Сертификат',
+    'kiosk.certDays': 'осталось {n} дн.',
+    'kiosk.certExpired': 'истёк',
+    'kiosk.spark': 'Время ответа за 24 часа',
+    'kiosk.alert': 'Сейчас недоступны ({n}): {names}',
   },
 };
 
