@@ -3,6 +3,8 @@
 #include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
 
+#include "db/users_repo.hpp"
+
 namespace dozor::db::groups {
 namespace {
 
@@ -23,13 +25,6 @@ Group read(sql::ResultSet& rs) {
   g.status_show_urls = get_bool(rs, 8);
   g.status_announcement = opt_string(rs, 9);
   return g;
-}
-
-// Services carry their group: a group change is a change of the owner's service list.
-void bump_revision(Connection& c, std::int64_t user_id) {
-  auto& st = c.prepare("UPDATE users SET services_rev = services_rev + 1 WHERE id = ?");
-  st.setInt64(1, user_id);
-  st.executeUpdate();
 }
 
 }  // namespace
@@ -55,7 +50,7 @@ std::optional<Group> find_owned(Connection& c, std::int64_t user_id, std::int64_
 std::optional<std::int64_t> insert(Connection& c, std::int64_t user_id, const GroupUpdate& g, int max_per_user) {
   std::optional<std::int64_t> id;
   c.transaction([&] {
-    bump_revision(c, user_id);  // first: the user row is every writer's first lock
+    users::bump_services_revision(c, user_id);  // first: the user row is every writer's first lock
     // Counted under the user row's lock: concurrent creates cannot both pass the bound.
     auto& count = c.prepare("SELECT COUNT(*) FROM `groups` WHERE user_id = ?");
     count.setInt64(1, user_id);
@@ -81,7 +76,7 @@ std::optional<std::int64_t> insert(Connection& c, std::int64_t user_id, const Gr
 bool update_owned(Connection& c, std::int64_t user_id, std::int64_t id, const GroupUpdate& g) {
   bool found = false;
   c.transaction([&] {
-    bump_revision(c, user_id);
+    users::bump_services_revision(c, user_id);
     auto& st = c.prepare(
         "UPDATE `groups` SET name = COALESCE(?, name), color = COALESCE(?, color),"
         " status_public = COALESCE(?, status_public), status_show_urls = COALESCE(?, status_show_urls),"
@@ -112,7 +107,7 @@ bool update_owned(Connection& c, std::int64_t user_id, std::int64_t id, const Gr
 bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
   bool removed = false;
   c.transaction([&] {
-    bump_revision(c, user_id);
+    users::bump_services_revision(c, user_id);
     auto& st = c.prepare("DELETE FROM `groups` WHERE user_id = ? AND id = ?");
     st.setInt64(1, user_id);
     st.setInt64(2, id);

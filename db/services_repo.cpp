@@ -3,6 +3,8 @@
 #include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
 
+#include "db/users_repo.hpp"
+
 #include "engines/text/utf8.hpp"
 
 namespace dozor::db::services {
@@ -43,12 +45,6 @@ Service read(sql::ResultSet& rs) {
   return s;
 }
 
-void bump_revision(Connection& c, std::int64_t user_id) {
-  auto& st = c.prepare("UPDATE users SET services_rev = services_rev + 1 WHERE id = ?");
-  st.setInt64(1, user_id);
-  st.executeUpdate();
-}
-
 bool owns_group(Connection& c, std::int64_t user_id, std::int64_t group_id) {
   auto& st = c.prepare("SELECT 1 FROM `groups` WHERE id = ? AND user_id = ?");
   st.setInt64(1, group_id);
@@ -80,7 +76,7 @@ std::optional<Service> find_owned(Connection& c, std::int64_t user_id, std::int6
 Inserted insert(Connection& c, const Service& s, int max_per_user) {
   Inserted out;
   c.transaction([&] {
-    bump_revision(c, s.user_id);  // first: the user row is every writer's first lock
+    users::bump_services_revision(c, s.user_id);  // first: the user row is every writer's first lock
     // Counted under the user row's lock: concurrent creates cannot both pass the bound.
     auto& count = c.prepare("SELECT COUNT(*) FROM services WHERE user_id = ?");
     count.setInt64(1, s.user_id);
@@ -116,7 +112,7 @@ Inserted insert(Connection& c, const Service& s, int max_per_user) {
 bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
   bool removed = false;
   c.transaction([&] {
-    bump_revision(c, user_id);  // first, as in every writer; harmless when nothing is removed
+    users::bump_services_revision(c, user_id);  // first, as in every writer; harmless when nothing is removed
     auto& st = c.prepare("DELETE FROM services WHERE user_id = ? AND id = ?");
     st.setInt64(1, user_id);
     st.setInt64(2, id);
@@ -128,7 +124,7 @@ bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
 UpdateResult update_owned(Connection& c, std::int64_t user_id, std::int64_t id, const ServiceUpdate& u) {
   UpdateResult result = UpdateResult::Updated;
   c.transaction([&] {
-    bump_revision(c, user_id);  // first, as in every writer
+    users::bump_services_revision(c, user_id);  // first, as in every writer
     auto& cur = c.prepare("SELECT url, is_active FROM services WHERE user_id = ? AND id = ? FOR UPDATE");
     cur.setInt64(1, user_id);
     cur.setInt64(2, id);
