@@ -9,7 +9,8 @@
 #include <mysql_driver.h>
 
 #include <algorithm>
-#include <atomic>
+#include <condition_variable>
+#include <exception>
 #include <mutex>
 
 namespace dozor::db {
@@ -214,28 +215,41 @@ namespace {
 // (sql::mysql::MySQL_Uri::Host), read by mysql_real_connect all through the handshake, so two
 // threads connecting at once race (ThreadSanitizer shows it). Connecting is rare — the pool keeps
 // connections — so they are opened one at a time, process-wide.
-std::timed_mutex connect_mutex;
-std::atomic<std::uint64_t> failed_connects{0};
+// A gate, not a timed mutex: ThreadSanitizer does not follow pthread_mutex_clocklock, and a
+// waiter must be able to give up.
+std::mutex connect_gate_mutex;
+std::condition_variable connect_gate_free;
+bool connect_gate_busy = false;
+std::uint64_t failed_connects = 0;  // guarded by connect_gate_mutex
 }  // namespace
 
 std::unique_ptr<Connection> Database::connect_serialised(std::chrono::steady_clock::time_point deadline) const {
-  std::uint64_t failures_before = failed_connects.load();
-  std::unique_lock connecting(connect_mutex, std::defer_lock);
+  std::unique_lock gate(connect_gate_mutex);
+  std::uint64_t failures_before = failed_connects;
   // A frozen server holds each attempt for the whole handshake timeout: waiting in line behind
   // attempts that are bound to fail would multiply it, so a waiter gives up at the pool's
-  // deadline or as soon as an attempt made while it waited has failed.
+  // deadline (at least one connect timeout) or as soon as an attempt made while it waited failed.
   auto wait_until =
       std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(params_.connect_timeout));
-  if (!connecting.try_lock_until(wait_until))
+  if (!connect_gate_free.wait_until(gate, wait_until, [] { return !connect_gate_busy; }))
     throw DbUnavailable("another connection to the database is still being opened");
-  if (failed_connects.load() != failures_before)
-    throw DbUnavailable("the database refused a connection opened a moment ago");
+  if (failed_connects != failures_before) throw DbUnavailable("the database refused a connection opened a moment ago");
+  connect_gate_busy = true;
+  gate.unlock();
+  std::unique_ptr<Connection> conn;
+  std::exception_ptr failure;
   try {
-    return connect();
+    conn = connect();
   } catch (...) {
-    failed_connects.fetch_add(1);
-    throw;
+    failure = std::current_exception();
   }
+  gate.lock();
+  connect_gate_busy = false;
+  if (failure) ++failed_connects;
+  gate.unlock();
+  connect_gate_free.notify_all();
+  if (failure) std::rethrow_exception(failure);
+  return conn;
 }
 
 std::unique_ptr<Connection> Database::acquire() {

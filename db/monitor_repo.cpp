@@ -108,7 +108,8 @@ std::vector<Due> claim_due(Connection& c, const std::string& owner, int limit, i
   c.transaction([&] {
     auto& sel = c.prepare(
         "SELECT st.service_id, s.user_id, s.name, s.url, s.check_interval, st.state, st.failures, st.successes,"
-        " st.open_incident_id, UNIX_TIMESTAMP(st.down_since)"
+        " st.open_incident_id, UNIX_TIMESTAMP(st.down_since), s.method, s.expected_status, s.keyword,"
+        " s.keyword_absent, UNIX_TIMESTAMP(st.cert_warned_at)"
         " FROM service_state st JOIN services s ON s.id = st.service_id"
         " WHERE st.next_check_at <= NOW(3) AND s.is_active AND (st.lease_until IS NULL OR st.lease_until < NOW(3))"
         " ORDER BY st.next_check_at LIMIT ? FOR UPDATE SKIP LOCKED");
@@ -126,6 +127,11 @@ std::vector<Due> claim_due(Connection& c, const std::string& owner, int limit, i
       d.successes = rs->getInt(8);
       if (!rs->isNull(9)) d.open_incident_id = rs->getInt64(9);
       if (!rs->isNull(10)) d.down_since_epoch = static_cast<std::int64_t>(rs->getDouble(10));
+      d.options.method = rs->getString(11);
+      d.options.expected_status = opt_string(*rs, 12);
+      d.options.keyword = opt_string(*rs, 13);
+      d.options.keyword_absent = get_bool(*rs, 14);
+      if (!rs->isNull(15)) d.cert_warned_epoch = static_cast<std::int64_t>(rs->getDouble(15));
       out.push_back(std::move(d));
     }
     // One statement per chunk, not one per service: at 30,000 services a minute the claim's
@@ -302,6 +308,22 @@ int record(Connection& c, const std::string& owner, const std::vector<Outcome>& 
       upd.setBoolean(15, o.available);
       upd.setInt64(16, o.due.service_id);
       upd.executeUpdate();
+      if (o.warn_cert && o.cert_expires) {
+        notify::CertWarning w;
+        w.user_id = o.due.user_id;
+        w.service_id = o.due.service_id;
+        w.service_name = o.due.name;
+        w.url = o.due.url;
+        w.expires_at = iso(*o.cert_expires);
+        auto left = *o.cert_expires - o.checked_at_epoch;
+        w.days_left = left >= 0 ? left / 86400 : -1 - (-left - 1) / 86400;  // floor
+        w.day = o.checked_at.substr(0, 10);
+        notify::enqueue(c, w);
+        auto& warned = c.prepare("UPDATE service_state SET cert_warned_at = ? WHERE service_id = ?");
+        warned.setString(1, o.checked_at);
+        warned.setInt64(2, o.due.service_id);
+        warned.executeUpdate();
+      }
       held.accounted_until_ms = std::max(held.accounted_until_ms.value_or(o.checked_at_ms), o.checked_at_ms);
       held.lease_owner.clear();  // released: a second result of this batch is history only
     }

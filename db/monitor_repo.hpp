@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "db/database.hpp"
+#include "db/services_repo.hpp"
 #include "engines/monitor/rollup.hpp"
 
 namespace dozor::db::monitor {
@@ -24,6 +25,8 @@ struct Due {
   int successes = 0;
   std::optional<std::int64_t> open_incident_id;
   std::optional<std::int64_t> down_since_epoch;  // seconds since 1970, UTC
+  services::CheckOptions options;
+  std::optional<std::int64_t> cert_warned_epoch;  // when a certificate warning was last told
 };
 
 // Services without a state row yet (never seen by dozord): (id, check interval), at most `limit`.
@@ -56,6 +59,7 @@ struct Outcome {
   bool went_down = false;
   bool went_up = false;
   int next_check_in = 60;
+  bool warn_cert = false;  // tell the owner the certificate expires soon (and remember the day)
 };
 
 // Stores a batch in one transaction: check rows (one multi-row INSERT; none for services deleted

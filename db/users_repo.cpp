@@ -122,4 +122,10 @@ std::vector<std::int64_t> lock_active_admin_ids(Connection& c) {
   return out;
 }
 
+void bump_services_revision(Connection& c, std::int64_t user_id) {
+  auto& st = c.prepare("UPDATE users SET services_rev = services_rev + 1 WHERE id = ?");
+  st.setInt64(1, user_id);
+  st.executeUpdate();
+}
+
 }  // namespace dozor::db::users

@@ -45,4 +45,8 @@ void require_canonical(Connection& c);
 // Ids of active admins, row-locked until the transaction ends (guards the last-admin rule).
 std::vector<std::int64_t> lock_active_admin_ids(Connection& c);
 
+// Marks a change of the user's service list (services, their groups) for the list's cache; the
+// user row is every such writer's first lock, so concurrent writers queue instead of deadlocking.
+void bump_services_revision(Connection& c, std::int64_t user_id);
+
 }  // namespace dozor::db::users

@@ -1,4 +1,5 @@
 #pragma once
+#include "engines/limits.hpp"
 // Copying between libfcgi's request and Dozor's owned Request/Response.
 #include <fcgiapp.h>
 
@@ -7,7 +8,7 @@
 
 namespace dozor::fcgi {
 
-constexpr std::size_t kMaxHeaders = 100;
+constexpr std::size_t kMaxHeaders = limits::kRequestHeaders;
 
 enum class ReadStatus { Ok, BadRequest, TooLarge };
 

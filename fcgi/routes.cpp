@@ -42,14 +42,23 @@ Router build_router() {
   const Dual dual[] = {
       {"GET", "/services", usr(h::services_list), Access::User},
       {"POST", "/services", usr(h::services_create), Access::User},
+      {"PUT", "/services/{service_id:int}", usr(h::services_update), Access::User},
       {"DELETE", "/services/{service_id:int}", usr(h::services_delete), Access::User},
       {"POST", "/services/{service_id:int}/check", usr(h::services_check), Access::User},
       {"GET", "/services/{service_id:int}/history", usr(h::services_history), Access::User},
       {"GET", "/services/{service_id:int}/incidents", usr(h::services_incidents), Access::User},
       {"GET", "/analytics/summary", usr(h::analytics_summary), Access::User},
+      {"GET", "/groups", usr(h::groups_list), Access::User},
+      {"POST", "/groups", usr(h::groups_create), Access::User},
+      {"PUT", "/groups/{group_id:int}", usr(h::groups_update), Access::User},
+      {"DELETE", "/groups/{group_id:int}", usr(h::groups_delete), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
+
+  // Public status pages (docs/status-pages.md): no token; the page itself is www/status.html.
+  for (const char* prefix : {"/api/v1", "/api"})
+    add("GET", std::string(prefix) + "/status/{slug}", pub(h::status_page), Access::Public);
 
   // Kiosk: one state per user, the same behind all three prefixes (spec §4.2, §4.6).
   for (const char* prefix : {"/api/v1", "/api", "/api/security"}) {

@@ -7,8 +7,8 @@
 namespace dozor::handlers {
 namespace {
 
-constexpr StringRule kUsername{1, 64};
-constexpr StringRule kPassword{8, 256};
+constexpr StringRule kUsername{1, limits::kUsernameChars};
+constexpr StringRule kPassword{8, limits::kPasswordMaxChars};
 
 std::int64_t user_id(Context& ctx) { return path_int(ctx.path.at("user_id"), "user_id"); }
 

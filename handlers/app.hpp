@@ -7,6 +7,7 @@
 #include "engines/auth/password_policy.hpp"
 #include "engines/config/config.hpp"
 #include "engines/monitor/check_slots.hpp"
+#include "engines/monitor/status_page.hpp"
 #include "engines/net/egress_policy.hpp"
 
 namespace dozor {
@@ -18,6 +19,7 @@ struct App {
   auth::PasswordPolicy passwords;  // the common list is loaded once per worker (about 3 MB)
   net::EgressPolicy egress;
   monitor::CheckSlots check_slots;  // shared by every worker process (limits.check_slots*)
+  monitor::StatusPageCache status_pages;
 
   explicit App(config::Config c);
 };

@@ -22,9 +22,9 @@ array with(array loc, const char* name) {
 // Messenger (Telegram) params: token, chat_id, optional proxy (http, https, socks5, socks5h).
 object messenger_params(const value& v, Fields& parent, const array& loc) {
   Fields f(v, loc);
-  auto token = f.string("token", true, {1, 256});
-  auto chat = f.string("chat_id", true, {1, 128});
-  auto proxy = f.nullable_string("proxy", {1, 2083});
+  auto token = f.string("token", true, {1, limits::kTelegramTokenChars});
+  auto chat = f.string("chat_id", true, {1, limits::kTelegramChatIdChars});
+  auto proxy = f.nullable_string("proxy", {1, limits::kUrlLength});
   auto enabled = f.boolean("enabled", false);  // NotifyPayload carries it inside; ignored here
   (void)enabled;
   if (proxy) {
@@ -50,11 +50,11 @@ object messenger_params(const value& v, Fields& parent, const array& loc) {
 // E-mail (SMTP) params, with EmailConfig's defaults: port 587, use_tls true, to_addrs [].
 object email_params(const value& v, Fields& parent, const array& loc) {
   Fields f(v, loc);
-  auto host = f.string("host", true, {1, 253});
+  auto host = f.string("host", true, {1, limits::kSmtpHostChars});
   auto port = f.integer("port", false, 1, 65535);
   auto tls = f.boolean("use_tls", false);
-  auto user = f.nullable_string("username", {0, 256});
-  auto password = f.nullable_string("password", {0, 256});
+  auto user = f.nullable_string("username", {0, limits::kSmtpCredentialChars});
+  auto password = f.nullable_string("password", {0, limits::kSmtpCredentialChars});
   auto from = f.nullable_email("from_addr");
   (void)f.boolean("enabled", false);
   array to;

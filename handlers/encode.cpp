@@ -40,7 +40,17 @@ boost::json::value encode(const db::services::Service& s, boost::json::storage_p
                              {"is_active", s.is_active},
                              {"last_status", or_null(s.last_status)},
                              {"last_response_time", or_null(s.last_response_time)},
-                             {"last_checked_at", or_null(s.last_checked_at)}},
+                             {"last_checked_at", or_null(s.last_checked_at)},
+                             {"group_id", or_null(s.group_id)},
+                             {"state", s.state},
+                             {"down_since", or_null(s.down_since)},
+                             {"last_error", or_null(s.last_error)},
+                             {"cert_expires_at", or_null(s.cert_expires_at)},
+                             {"method", s.options.method},
+                             {"expected_status", or_null(s.options.expected_status)},
+                             {"keyword", or_null(s.options.keyword)},
+                             {"keyword_absent", s.options.keyword_absent},
+                             {"slow_ms", or_null(s.slow_ms)}},
                             sp);
 }
 
@@ -49,7 +59,11 @@ boost::json::value encode(const db::groups::Group& g, boost::json::storage_ptr s
                              {"name", g.name},
                              {"description", or_null(g.description)},
                              {"color", g.color},
-                             {"services_count", g.services_count}},
+                             {"services_count", g.services_count},
+                             {"status_slug", or_null(g.status_slug)},
+                             {"status_public", g.status_public},
+                             {"status_show_urls", g.status_show_urls},
+                             {"status_announcement", or_null(g.status_announcement)}},
                             sp);
 }
 

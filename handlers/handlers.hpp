@@ -24,6 +24,12 @@ Response admin_me(UserContext& ctx);
 
 Response services_list(UserContext& ctx);
 Response services_create(UserContext& ctx);
+Response services_update(UserContext& ctx);
+Response groups_list(UserContext& ctx);
+Response status_page(Context& ctx);
+Response groups_create(UserContext& ctx);
+Response groups_update(UserContext& ctx);
+Response groups_delete(UserContext& ctx);
 Response services_delete(UserContext& ctx);
 Response services_check(UserContext& ctx);
 Response services_history(UserContext& ctx);

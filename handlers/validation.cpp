@@ -1,6 +1,8 @@
 #include "handlers/validation.hpp"
 
+#include <strings.h>
 #include <boost/json/stream_parser.hpp>
+
 #include <cmath>
 #include <limits>
 
@@ -226,6 +228,19 @@ std::optional<std::string> Fields::http_url(const char* name, bool required) {
     return std::nullopt;
   }
   return net::normalize_http_url(*s);
+}
+
+std::optional<std::string> Fields::monitor_target(const char* name, bool required) {
+  auto* v = raw(name);
+  if (v && v->is_string() && v->as_string().size() > 6 && strncasecmp(v->as_string().data(), "tcp://", 6) == 0) {
+    auto s = string(name, required);
+    if (!s) return std::nullopt;
+    net::UrlProblem problem;
+    auto target = net::tcp_target(*s, &problem);
+    if (!target) issues_.push_back({problem.type, loc(name), problem.msg, value(*s), {}});
+    return target;
+  }
+  return http_url(name, required);
 }
 
 std::optional<std::string> Fields::email(const char* name, bool required) {

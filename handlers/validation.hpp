@@ -10,11 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "engines/limits.hpp"
 #include "fcgi/http_error.hpp"
 
 namespace dozor::handlers {
 
-constexpr std::size_t kMaxJsonDepth = 32;
+constexpr std::size_t kMaxJsonDepth = limits::kJsonDepth;
 
 // Parses a JSON body (depth-limited). Throws ValidationFailed: json_invalid, or missing when empty.
 boost::json::value parse_json_body(std::string_view body);
@@ -35,6 +36,8 @@ class Fields {
                                       std::optional<std::int64_t> le = {});
   std::optional<bool> boolean(const char* name, bool required);
   std::optional<std::string> http_url(const char* name, bool required);
+  // What a service may watch: an http(s) URL, or tcp://host:port (a port check).
+  std::optional<std::string> monitor_target(const char* name, bool required);
   std::optional<std::string> email(const char* name, bool required);
   // Nullable variants: absent and null both give nullopt.
   std::optional<std::string> nullable_string(const char* name, StringRule rule = {});

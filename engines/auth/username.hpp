@@ -1,4 +1,5 @@
 #pragma once
+#include "engines/limits.hpp"
 // One canonical form of a username, used wherever a name is compared or stored for comparison:
 // the login route, account creation (API and dozorctl) and users.username_canonical (UNIQUE,
 // binary collation). Two spellings are one name exactly when their canonical forms are equal.
@@ -15,8 +16,9 @@
 
 namespace dozor::auth {
 
-constexpr std::size_t kMaxUsernameChars = 64;         // users.username / username_canonical VARCHAR(64)
-constexpr std::size_t kMaxUsernameInputBytes = 1024;  // longer input is refused before any Unicode work
+constexpr std::size_t kMaxUsernameChars = limits::kUsernameChars;  // users.username / username_canonical VARCHAR(64)
+constexpr std::size_t kMaxUsernameInputBytes =
+    limits::kUsernameInputBytes;  // longer input is refused before any Unicode work
 
 // The canonical form, or nullopt when the input is not UTF-8, too long, empty after
 // normalisation, or holds a character that no name may hold. A login with such a name is

@@ -140,6 +140,8 @@ std::map<std::string, Setter> setters(Config& c) {
       {"monitor.max_in_flight", int_setter(c.monitor.max_in_flight, 1, 100000)},
       {"monitor.retention_days", int_setter(c.monitor.retention_days, 1, 3650)},
       {"monitor.rollup_retention_days", int_setter(c.monitor.rollup_retention_days, 1, 3650)},
+      {"monitor.cert_warning_days", int_setter(c.monitor.cert_warning_days, 1, 365)},
+      {"limits.groups_per_user", int_setter(c.limits.groups_per_user, 1, 100000)},
       {"limits.services_per_user", int_setter(c.limits.services_per_user, 1, 1000000)},
       {"limits.check_slots", int_setter(c.limits.check_slots, 0, 4096)},
       {"limits.check_slots_per_user", int_setter(c.limits.check_slots_per_user, 1, 16)},

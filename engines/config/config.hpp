@@ -67,11 +67,13 @@ struct MonitorConfig {
   int max_in_flight = 2000;         // checks one dozord runs at once
   int retention_days = 30;          // raw checks
   int rollup_retention_days = 400;  // hourly and daily rollups
+  int cert_warning_days = 14;       // a certificate expiring sooner is told once per day
 };
 
 // Per-user and global bounds that keep a few users from starving the rest.
 struct LimitsConfig {
   int services_per_user = 1000;
+  int groups_per_user = 200;
   int check_slots = 0;  // one-shot checks at once, all workers together; 0 = workers × threads / 2
   int check_slots_per_user = 2;
 };

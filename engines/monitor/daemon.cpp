@@ -13,6 +13,7 @@
 #include "db/errors.hpp"
 #include "db/monitor_repo.hpp"
 #include "db/rollups_repo.hpp"
+#include "engines/monitor/cert_warning.hpp"
 #include "engines/monitor/debounce.hpp"
 #include "engines/monitor/rollup_store.hpp"
 #include "engines/monitor/schedule.hpp"
@@ -139,21 +140,21 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
     db::monitor::Outcome o;
     o.due = due;
     o.checked_at = sql_now(&o.checked_at_epoch, &o.checked_at_ms);
-    o.available = r.responded && is_available_status(r.status) && r.error.empty();
+    auto verdict = judge(due.url, rules_of(due.options), r);
+    o.available = verdict.available;
+    o.error = verdict.error;
     if (r.responded) {
-      o.status_code = r.status;
+      if (r.status > 0) o.status_code = r.status;
       o.response_time_ms = r.total_ms;
     }
-    if (!r.error.empty())
-      o.error = r.error;
-    else if (!o.available)
-      o.error = "HTTP status " + std::to_string(r.status);
     o.dns_ms = r.dns_ms;
     o.connect_ms = r.connect_ms;
     o.tls_ms = r.tls_ms;
     o.first_byte_ms = r.first_byte_ms;
     o.cert_expires = r.cert_expires;
     o.location = cfg_.monitor.location;
+    o.warn_cert =
+        should_warn_cert(o.cert_expires, due.cert_warned_epoch, o.checked_at_epoch, cfg_.monitor.cert_warning_days);
     auto d =
         decide(Counters{parse_state(due.state), due.failures, due.successes}, o.available, due.interval, thresholds);
     o.new_state = to_string(d.next.state);
@@ -221,9 +222,7 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
         });
         backlog = static_cast<int>(due.size()) == std::min(room, kClaimBatch);
         for (auto& d : due) {
-          net::CheckRequest req;
-          req.url = d.url;
-          req.timeout = std::chrono::seconds(cfg_.monitor.timeout);
+          auto req = request_for(d.url, rules_of(d.options), std::chrono::seconds(cfg_.monitor.timeout));
           fetcher.start(std::move(req), [&on_result, d](net::CheckOutcome r) { on_result(d, std::move(r)); });
         }
       }

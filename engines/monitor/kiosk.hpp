@@ -1,4 +1,5 @@
 #pragma once
+#include "engines/limits.hpp"
 // Kiosk mode: the wallboard's current site, derived from when it started, its interval and the
 // manual steps — no background job, so every API worker and every screen agree.
 #include <boost/json/value.hpp>
@@ -9,8 +10,8 @@
 namespace dozor::monitor {
 
 constexpr int kKioskDefaultInterval = 30;  // seconds (spec §9)
-constexpr int kKioskMinInterval = 5;
-constexpr int kKioskMaxInterval = 86400;
+constexpr int kKioskMinInterval = limits::kKioskIntervalMin;
+constexpr int kKioskMaxInterval = limits::kKioskIntervalMax;
 
 // Index of the site shown at `now_ms` (pure: tested without a database).
 std::int64_t kiosk_index(bool running, std::int64_t base, std::int64_t started_ms, int interval_s, std::int64_t now_ms,

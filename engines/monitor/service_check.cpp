@@ -29,7 +29,9 @@ std::pair<std::string, std::string> timestamps(std::chrono::system_clock::time_p
 
 }  // namespace
 
-bool is_available_status(int status) { return status >= 200 && status < 400; }
+CheckRules rules_of(const db::services::CheckOptions& o) {
+  return CheckRules{o.method, o.expected_status, o.keyword, o.keyword_absent};
+}
 
 CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int timeout_s, std::int64_t user_id,
                           std::int64_t service_id) {
@@ -39,26 +41,20 @@ CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int
   if (!service) throw NotFound("Service not found");
 
   auto started = std::chrono::system_clock::now();
-  net::CheckRequest req;
-  req.url = service->url;
-  req.timeout = std::chrono::seconds(timeout_s);
-  auto fetched = net::check_once(std::move(req), egress);
+  auto rules = rules_of(service->options);
+  auto fetched = net::check_once(request_for(service->url, rules, std::chrono::seconds(timeout_s)), egress);
 
   CheckResult r;
   r.service_id = service_id;
   auto [sql_time, iso_time] = timestamps(started);
   r.checked_at = iso_time;
   if (fetched.responded) {
-    r.status_code = fetched.status;
+    if (fetched.status > 0) r.status_code = fetched.status;
     r.response_time_ms = fetched.total_ms;
-    r.is_available = is_available_status(fetched.status);
-    if (!r.is_available) r.error = "HTTP status " + std::to_string(fetched.status);
   }
-  // A redirect loop or an answer cut short is not a working site, whatever the last status.
-  if (!fetched.error.empty()) {
-    r.error = fetched.error;  // valid UTF-8 (the engine sanitises what servers send)
-    r.is_available = false;
-  }
+  auto verdict = judge(service->url, rules, fetched);
+  r.is_available = verdict.available;
+  r.error = verdict.error;  // valid UTF-8: the fetch engine sanitises what servers send
 
   db::services::CheckRecord rec{service_id,         user_id, sql_time, r.is_available, r.status_code,
                                 r.response_time_ms, r.error};

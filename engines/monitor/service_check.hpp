@@ -1,11 +1,13 @@
 #pragma once
-// One availability check of a service: a real GET through the egress gate, stored as a check
-// row, with the service's last status updated.
+// One availability check of a service: a real request through the egress gate, judged by the
+// service's check options, stored as a check row, with the service's last status updated.
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "db/database.hpp"
+#include "db/services_repo.hpp"
+#include "engines/monitor/check_rules.hpp"
 #include "engines/net/egress_policy.hpp"
 
 namespace dozor::monitor {
@@ -19,8 +21,8 @@ struct CheckResult {
   std::optional<std::string> error;
 };
 
-// Available means an HTTP answer in 2xx or 3xx.
-bool is_available_status(int status);
+// The stored options as the rules engines/monitor/check_rules judges by.
+CheckRules rules_of(const db::services::CheckOptions& o);
 
 // Throws NotFound when the service does not exist or belongs to another user.
 CheckResult check_service(db::Database& db, const net::EgressPolicy& egress, int timeout_s, std::int64_t user_id,

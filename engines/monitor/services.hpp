@@ -1,5 +1,5 @@
 #pragma once
-// A user's services: list, create, delete (another user's service is "not found").
+// A user's services: list, create, edit, delete (another user's service is "not found").
 #include <cstdint>
 #include <vector>
 
@@ -11,6 +11,9 @@ namespace dozor::monitor {
 std::vector<db::services::Service> list_services(db::Database& db, std::int64_t user_id);
 // Throws Conflict when the owner already has max_per_user services.
 db::services::Service create_service(db::Database& db, const db::services::Service& s, int max_per_user);
+// Throws NotFound (not the owner's), InvalidField (group_id not the owner's group).
+db::services::Service update_service(db::Database& db, std::int64_t user_id, std::int64_t service_id,
+                                     const db::services::ServiceUpdate& u);
 void delete_service(db::Database& db, std::int64_t user_id, std::int64_t service_id);
 
 }  // namespace dozor::monitor

@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/url/parse.hpp>
 #include <boost/url/url.hpp>
 #include <cstring>
@@ -110,12 +111,14 @@ struct MultiFetcher::Transfer {
 
 namespace {
 
-std::size_t count_body(char*, std::size_t size, std::size_t n, void* data) {
-  auto* t = static_cast<MultiFetcher::Transfer*>(data);
+std::size_t count_body(char* data, std::size_t size, std::size_t n, void* user) {
+  auto* t = static_cast<MultiFetcher::Transfer*>(user);
+  if (t->request.keep_body && t->out.body.size() < t->request.max_body)
+    t->out.body.append(data, std::min(size * n, t->request.max_body - t->out.body.size()));
   t->body_seen += size * n;
   if (t->body_seen > t->request.max_body) {
     t->truncated = true;
-    return 0;  // enough: availability needs the status, not the page
+    return 0;  // enough: availability needs the status (and a keyword its first bytes), not the page
   }
   return size * n;
 }
@@ -213,6 +216,7 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
   t->gate.refusal.clear();
   t->body_seen = 0;
   t->truncated = false;
+  t->out.body.clear();  // a redirect's body is not the page
   CURL* e = t->easy;
   curl_easy_setopt(e, CURLOPT_URL, t->url.c_str());
   curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -227,6 +231,7 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
   curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(e, CURLOPT_NOBODY, t->request.head ? 1L : 0L);
   curl_easy_setopt(e, CURLOPT_CERTINFO, 1L);
+  if (t->request.connect_only) curl_easy_setopt(e, CURLOPT_CONNECT_ONLY, 1L);
   attach_egress_gate(e, &t->gate);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, count_body);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
@@ -300,6 +305,12 @@ void MultiFetcher::finished(void* easy, int curl_code) {
     out.kind = kind_of(rc);
     out.error = rc == CURLE_OPERATION_TIMEDOUT ? "timed out after " + std::to_string(t->request.timeout.count()) + " ms"
                                                : curl_easy_strerror(rc);
+    complete(*t);
+    return;
+  }
+  if (t->request.connect_only) {
+    out.responded = true;  // the connection (and handshake) succeeded: that is the whole check
+    out.status = 0;
     complete(*t);
     return;
   }

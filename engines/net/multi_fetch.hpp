@@ -25,6 +25,10 @@ struct CheckRequest {
   std::string proxy;
   std::chrono::milliseconds timeout{10000};  // the whole check, redirects included
   bool head = false;                         // HEAD instead of GET
+  // Connect (and for https, handshake) only, no request: a TCP port check. The URL's scheme
+  // and port say where; the egress policy judges the address as for any check.
+  bool connect_only = false;
+  bool keep_body = false;  // keep the last hop's first max_body bytes in CheckOutcome::body
   int max_redirects = 5;
   std::size_t max_body = std::size_t{64} * 1024;  // read at most this much of a body, then stop
   std::string user_agent = "Dozor/2.0";
@@ -55,6 +59,7 @@ struct CheckOutcome {
   std::optional<std::int64_t> dns_ms, connect_ms, tls_ms, first_byte_ms;
   std::optional<std::time_t> cert_expires;  // the leaf certificate's notAfter (HTTPS)
   std::string final_url;
+  std::string body;  // with keep_body: the start of the last answer's body (decoded), at most max_body
 };
 
 // The one text for "no allowed address": a name that does not resolve and a name that

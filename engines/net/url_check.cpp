@@ -50,6 +50,31 @@ std::optional<UrlProblem> check_http_url(std::string_view url) {
   return std::nullopt;
 }
 
+std::optional<std::string> tcp_target(std::string_view url, UrlProblem* problem) {
+  auto fail = [&](const char* why) -> std::optional<std::string> {
+    if (problem) *problem = parsing(why);
+    return std::nullopt;
+  };
+  if (url.size() > kMaxUrlLength) {
+    if (problem) *problem = UrlProblem{"url_too_long", "URL should have at most 2083 characters"};
+    return std::nullopt;
+  }
+  auto parsed = boost::urls::parse_uri(url);
+  if (!parsed || lower(parsed->scheme()) != "tcp") return fail("tcp:// targets are tcp://host:port");
+  if (!parsed->has_authority() || parsed->encoded_host().empty()) return fail("empty host");
+  if (parsed->has_userinfo()) return fail("credentials in the URL are not accepted");
+  if (!parsed->has_port() || parsed->port_number() == 0 || parsed->port().size() > 5)
+    return fail("tcp:// targets need a port 1..65535");
+  if ((!parsed->encoded_path().empty() && parsed->encoded_path() != "/") || parsed->has_query() ||
+      parsed->has_fragment())
+    return fail("tcp:// targets are tcp://host:port, without a path");
+  if (parsed->host_type() == boost::urls::host_type::name && !is_plain_text(parsed->host_name()))
+    return fail("invalid international domain name or characters");
+  boost::urls::url u(*parsed);
+  u.normalize_authority();
+  return "tcp://" + std::string(u.encoded_authority());
+}
+
 TargetUrl parse_target_url(std::string_view raw_tail) {
   if (raw_tail.empty()) return {std::nullopt, parsing("input is empty")};
   if (raw_tail.size() > 3 * kMaxUrlLength)

@@ -71,6 +71,28 @@ Message render_transition(const boost::json::object& p, Language lang) {
   return m;
 }
 
+Message render_cert_warning(const boost::json::object& p, Language lang) {
+  bool ru = lang == Language::Ru;
+  std::string name = str(p, "service_name"), url = str(p, "url"), expires = str(p, "expires_at");
+  std::int64_t days = num(p, "days_left");
+  Message m;
+  std::string status = days < 0 ? (ru ? "сертификат истёк" : "certificate has EXPIRED")
+                                : (ru ? "сертификат истекает через " + std::to_string(days) + " дн."
+                                      : "certificate expires in " + std::to_string(days) + " days");
+  m.subject = "⚠️ " + name + ": " + status;
+  std::string when = (ru ? "Срок действия (UTC): " : "Valid until (UTC): ") + expires;
+  m.text = m.subject + "\n" + url + "\n" + when + "\n";
+  m.html = "⚠️ <b>" + html_escape(name) + "</b>: " + html_escape(status) + "\n" + html_escape(url) + "\n" +
+           html_escape(when);
+  return m;
+}
+
+Message render(const std::string& kind, const boost::json::object& payload, Language lang) {
+  if (kind == "test") return render_test(lang);
+  if (kind == "cert_expiring") return render_cert_warning(payload, lang);
+  return render_transition(payload, lang);
+}
+
 Message render_test(Language lang) {
   Message m;
   if (lang == Language::Ru) {

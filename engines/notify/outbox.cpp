@@ -99,9 +99,7 @@ DeliveryStats deliver_pending(db::Database& db, const OutboxOptions& o) {
       boost::system::error_code payload_ec, params_ec;  // unparsable → empty object → a clear send error
       auto payload = boost::json::parse(r.payload, payload_ec);
       auto params = boost::json::parse(r.params, params_ec);
-      Message m = r.kind == "test" ? render_test(o.language)
-                                   : render_transition(
-                                         payload.is_object() ? payload.as_object() : boost::json::object{}, o.language);
+      Message m = render(r.kind, payload.is_object() ? payload.as_object() : boost::json::object{}, o.language);
       res = send(r.type, params.is_object() ? params.as_object() : boost::json::object{}, m, o.send);
     }
     // Marked at once, row by row: a crash between a send and its mark is the only window in

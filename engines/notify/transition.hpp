@@ -22,11 +22,23 @@ struct Transition {
   std::string at;                   // ISO 8601 UTC time of the transition
 };
 
+// A certificate about to expire, told at most once per day (engines/monitor/cert_warning).
+struct CertWarning {
+  std::int64_t user_id = 0;
+  std::int64_t service_id = 0;
+  std::string service_name;
+  std::string url;
+  std::string expires_at;      // ISO 8601 UTC
+  std::int64_t days_left = 0;  // negative once expired
+  std::string day;             // YYYY-MM-DD (UTC) of the warning: part of its event key
+};
+
 // The idempotency key of a transition: the same incident's down (or up) event is one event.
 std::string event_key(const Transition& t);
 
 // Writes one outbox row per enabled channel of t.user_id; a row already there for the same
 // event is left as it is. Returns the number of rows written. Call inside a transaction.
 int enqueue(db::Connection& c, const Transition& t);
+int enqueue(db::Connection& c, const CertWarning& w);
 
 }  // namespace dozor::notify

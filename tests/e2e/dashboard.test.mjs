@@ -62,7 +62,7 @@ test('admin adds a service, checks it now, sees it up with a response time, dele
 
       // Check now: the backend really requests the target and the row shows the result.
       const hitsBefore = target.hits.length;
-      await row.getByRole('button', { name: 'Check now' }).click();
+      await row.getByRole('button', { name: `Check ${name} now`, exact: true }).click();
       const result = row.locator('[data-testid="check-result"]');
       await result.waitFor();
       const resultText = await result.textContent();

@@ -183,13 +183,28 @@ export class Api {
 
 /* ---- local target for checks ---------------------------------------------------------------- */
 
-/** A tiny HTTP server on 127.0.0.1 (random port) answering 200; counts the requests it got. */
+/**
+ * A tiny HTTP server on 127.0.0.1 (random port); counts the requests it got. Answers 200, except
+ * /status/NNN (that status) and /slow/MS (200 after MS milliseconds), so one target serves every
+ * case a test needs.
+ */
 export async function startTarget() {
   const hits = [];
+  const load = { inFlight: 0, maxInFlight: 0 }; // requests being answered at once (the slow ones)
   const server = createServer((req, res) => {
     hits.push({ method: req.method, url: req.url, userAgent: req.headers['user-agent'] || '' });
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>e2e target</title><p>ok</p>');
+    load.inFlight += 1;
+    load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
+    const answer = (status) => {
+      load.inFlight -= 1;
+      res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>e2e target</title><p>ok</p>');
+    };
+    const status = /^\/status\/([1-5]\d\d)\b/.exec(req.url || '');
+    const slow = /^\/slow\/(\d+)\b/.exec(req.url || '');
+    if (status) answer(Number(status[1]));
+    else if (slow) setTimeout(() => answer(200), Math.min(Number(slow[1]), 30_000));
+    else answer(200);
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -200,6 +215,7 @@ export async function startTarget() {
     url: `http://127.0.0.1:${port}/`,
     port,
     hits,
+    load,
     close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
   };
 }

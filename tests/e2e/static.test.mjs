@@ -85,3 +85,21 @@ test('every string key used by the pages and scripts exists', async () => {
   const unknown = [...used].filter((k) => !(k in base));
   assert.deepEqual(unknown, [], 'keys used but not defined');
 });
+
+test('the vendored uPlot is the version the lockfile pins, with its licence', async () => {
+  const lock = JSON.parse(await readFile(path.join(REPO_ROOT, 'scripts', 'vendor-www.d', 'package-lock.json'), 'utf8'));
+  const pinned = lock.packages['node_modules/uplot'];
+  assert.ok(pinned && pinned.integrity, 'uplot pinned with an integrity hash');
+  const js = await read('vendor/uplot/uPlot.iife.min.js');
+  assert.ok(js.startsWith(`/*! https://github.com/leeoniya/uPlot (v${pinned.version}) */`), `www/vendor/uplot is uPlot ${pinned.version}`);
+  assert.match(await read('vendor/uplot/LICENSE'), /MIT License/);
+  await assert.doesNotReject(read('vendor/uplot/uPlot.min.css'));
+  // When scripts/vendor-www has installed the package here, the copies must be byte-identical.
+  const installed = path.join(REPO_ROOT, 'scripts', 'vendor-www.d', 'node_modules', 'uplot', 'dist');
+  const fromNpm = await readFile(path.join(installed, 'uPlot.iife.min.js'), 'utf8').catch(() => null);
+  if (fromNpm !== null) assert.equal(js, fromNpm, 'www/vendor/uplot/uPlot.iife.min.js equals the npm dist file');
+  // Pages load it from this site only (no CDN).
+  for (const { name, text } of await scripts()) {
+    assert.doesNotMatch(text, /https?:\/\/[^'"\s]*(cdn|unpkg|jsdelivr)/i, `${name}: loads from a CDN`);
+  }
+});

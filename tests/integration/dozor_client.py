@@ -704,7 +704,13 @@ USER_FIELDS = {"id", "username", "email", "is_active", "is_admin", "created_at"}
 SERVICE_FIELDS = {
     "id", "name", "url", "check_interval", "is_active",
     "last_status", "last_response_time", "last_checked_at",
+    # additive (issue 7): grouping, the monitor's debounced view and the check options
+    "group_id", "state", "down_since", "last_error", "cert_expires_at",
+    "method", "expected_status", "keyword", "keyword_absent", "slow_ms",
 }
+GROUP_FIELDS = {"id", "name", "description", "color", "services_count",
+                # additive (issue 7 §4): the group's public status page
+                "status_slug", "status_public", "status_show_urls", "status_announcement"}
 ONESHOT_FIELDS = {"service_id", "checked_at", "is_available", "status_code", "response_time_ms", "error"}
 SECRET_KEY_RE = re.compile(r"pass|hash|secret|salt", re.I)
 

@@ -571,7 +571,7 @@ class RouterAndLimitsTest(dc.DozorTestCase):
             ("PUT", "/api/v1/services", {"GET", "POST"}),
             ("DELETE", "/api/services", {"GET", "POST"}),
             ("GET", "/api/v1/services/1/check", {"POST"}),
-            ("PUT", "/api/services/1", {"DELETE"}),
+            ("PATCH", "/api/services/1", {"PUT", "DELETE"}),
             ("POST", "/api/health", {"GET"}),
             ("DELETE", "/health", {"GET"}),
             ("GET", "/api/auth/login", {"POST"}),

@@ -33,7 +33,7 @@ function showListError(message) {
 function renderRow(user) {
   const nameId = `user-${user.id}-name`;
   const isMe = state.me && user.id === state.me.id;
-  const described = { 'aria-describedby': nameId };
+  const named = (key) => ({ 'aria-label': t(key, { name: user.username }) });
   return el('tr', { dataset: { userId: user.id, username: user.username } },
     el('td', { dataset: { label: t('user.col.user') } },
       el('div', { class: 'svc-name', id: nameId }, user.username,
@@ -50,12 +50,12 @@ function renderRow(user) {
         formatDate(user.created_at)) : t('common.dash')),
     el('td', { class: 'actions', dataset: { label: t('user.col.actions') } },
       el('div', { class: 'btn-row' },
-        el('button', { type: 'button', class: 'btn btn-sm btn-secondary', dataset: { action: 'edit' }, ...described,
+        el('button', { type: 'button', class: 'btn btn-sm btn-secondary', dataset: { action: 'edit' }, ...named('user.editNamed'),
           onclick: () => openEdit(user.id) }, t('user.edit')),
-        el('button', { type: 'button', class: 'btn btn-sm btn-ghost', dataset: { action: 'services' }, ...described,
+        el('button', { type: 'button', class: 'btn btn-sm btn-ghost', dataset: { action: 'services' }, ...named('user.servicesNamed'),
           onclick: () => openServices(user.id) }, t('user.services')),
         el('button', { type: 'button', class: 'btn btn-sm btn-ghost btn-ghost-danger', dataset: { action: 'delete' },
-          ...described, onclick: () => remove(user.id) }, t('user.delete')))),
+          ...named('user.deleteNamed'), onclick: () => remove(user.id) }, t('user.delete')))),
   );
 }
 

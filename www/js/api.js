@@ -2,7 +2,7 @@
 // errors as ApiError with the server's `detail` (a string, or the 422 list turned into
 // per-field messages). A 401 on an authenticated call ends the session and opens /login.
 import { t, lang } from './i18n.js';
-import { STRINGS } from './strings.js';
+import { detailText, validationText } from './messages.js';
 
 const TOKEN_KEY = 'dozor.token';
 
@@ -53,20 +53,6 @@ export class ApiError extends Error {
   }
 }
 
-/**
- * Message of one pydantic-style validation item. English uses the server's own text; other
- * languages a translation by `type`, filled from `ctx` — or the server's text when the
- * translation needs a value the item does not carry.
- */
-function validationMessage(item) {
-  if (lang === 'en' && item.msg) return String(item.msg);
-  const template = STRINGS[lang] && STRINGS[lang][`v.${item.type}`];
-  const params = item.ctx && typeof item.ctx === 'object' ? item.ctx : {};
-  const needed = template ? [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]) : [];
-  if (template && needed.every((name) => params[name] !== undefined)) return t(`v.${item.type}`, params);
-  return item.msg ? String(item.msg) : String(item.type || '');
-}
-
 const LOC_ROOTS = new Set(['body', 'query', 'path', 'header', 'cookie']);
 
 function parseRetryAfter(res) {
@@ -90,7 +76,7 @@ function errorFrom(res, data) {
       if (!item || typeof item !== 'object') continue;
       const loc = Array.isArray(item.loc) ? item.loc.slice() : [];
       if (loc.length && LOC_ROOTS.has(loc[0])) loc.shift();
-      const msg = validationMessage(item);
+      const msg = validationText(item, lang);
       if (loc.length) {
         const field = loc.join('.');
         (fields[field] ||= []).push(msg);
@@ -103,16 +89,30 @@ function errorFrom(res, data) {
       { fields, formErrors, retryAfter, detail });
   }
 
-  let message;
-  if (typeof detail === 'string' && detail && lang === 'en') message = detail;
-  else if (status === 403) message = t('error.forbidden');
-  else if (status === 404) message = t('error.notFound');
-  else if (status === 429) message = retryAfter !== null
-    ? t('error.tooMany', { seconds: retryAfter }) : t('error.tooManyLater');
-  else if (typeof detail === 'string' && detail) message = detail;
-  else if (status >= 500) message = t('error.server', { status });
-  else message = t('error.generic', { status });
-  return new ApiError(status, message, { retryAfter, detail });
+  return new ApiError(status, statusMessage(status, detail, retryAfter), { retryAfter, detail });
+}
+
+/**
+ * The user's text for a non-422 error. The server's `detail` is English: it is shown as is only on
+ * English pages and only for 4xx answers (they name the problem: "A user with this e-mail already
+ * exists"); other languages get a translation of a known detail or a text per status. 429 and
+ * 5xx always get the page's own text (with the wait from Retry-After), never "HTTP 500" twice.
+ */
+function statusMessage(status, detail, retryAfter) {
+  const wait = retryAfter !== null && retryAfter !== undefined;
+  if (status === 429) return wait ? t('error.tooMany', { seconds: retryAfter }) : t('error.tooManyLater');
+  if (status === 503) return wait ? t('error.unavailableFor', { seconds: retryAfter }) : t('error.unavailable');
+  if (status >= 500) return t('error.server', { status });
+  const known = detailText(detail, lang);
+  if (lang === 'en' && typeof detail === 'string' && detail) return detail;
+  if (known) return known;
+  if (status === 400) return t('error.badRequest');
+  if (status === 401) return t('login.expired');
+  if (status === 403) return t('error.forbidden');
+  if (status === 404) return t('error.notFound');
+  if (status === 409) return t('error.conflict');
+  if (status === 413) return t('error.tooLarge');
+  return t('error.generic', { status });
 }
 
 /**

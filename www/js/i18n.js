@@ -86,3 +86,17 @@ export function formatRelative(value, now = Date.now()) {
 export function formatMs(ms) {
   return ms === null || ms === undefined ? t('common.dash') : t('common.ms', { n: ms });
 }
+
+/** A duration in milliseconds as "2 d 3 h", "3 h 5 min", "4 min" or "< 1 min" (two largest units). */
+export function formatDuration(ms) {
+  const minutes = Math.max(0, Math.floor((Number(ms) || 0) / 60000));
+  if (minutes < 1) return t('dur.lessThanMinute');
+  const d = Math.floor(minutes / 1440);
+  const h = Math.floor((minutes % 1440) / 60);
+  const m = minutes % 60;
+  const parts = [];
+  if (d) parts.push(t('dur.d', { n: d }));
+  if (h && parts.length < 2) parts.push(t('dur.h', { n: h }));
+  if (m && !d) parts.push(t('dur.m', { n: m }));
+  return parts.join(' ');
+}

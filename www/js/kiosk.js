@@ -6,12 +6,15 @@ import { api } from './api.js';
 import { t, formatRelative, formatDateTime, formatMs } from './i18n.js';
 import { initPage } from './shell.js';
 import { el, statusBadge, statusKind } from './ui.js';
+import { loadUplot } from './charts.js';
 
 const INTERVALS = [5, 10, 15, 30, 60, 120, 300];
 const DEFAULT_INTERVAL = 30;
 const INTERVAL_KEY = 'dozor.kiosk.interval';
 const REFRESH_MS = 30_000;
 const TICK_MS = 250;
+const SPARK_TTL_MS = 60_000;
+const CERT_WARN_DAYS = 14;
 
 const state = {
   services: [],
@@ -22,6 +25,8 @@ const state = {
   paused: false,
   offline: false, // the last kiosk call failed: cycling locally
   syncing: false,
+  uptime: new Map(), // service id → uptime_24h from the analytics summary
+  sparks: new Map(), // service id → { at, data } of its 24 h history
 };
 
 const $ = (id) => document.getElementById(id);
@@ -54,8 +59,57 @@ function current() {
   return state.services[state.index] || null;
 }
 
+function isDown(s) {
+  // The monitor's debounced state: one failed check is not an outage on a wallboard.
+  return s.is_active && (s.state ? s.state === 'down' : s.last_status === 'down');
+}
+
+function renderAlert() {
+  const down = state.services.filter(isDown);
+  const box = $('kiosk-alert');
+  box.hidden = down.length === 0;
+  box.textContent = down.length ? t('kiosk.alert', { n: down.length, names: down.map((s) => s.name).join(', ') }) : '';
+  document.body.classList.toggle('kiosk-alerting', down.length > 0);
+}
+
+function certText(s) {
+  if (!s.cert_expires_at) return '—';
+  const days = Math.floor((Date.parse(s.cert_expires_at) - Date.now()) / 86_400_000);
+  return days < 0 ? t('kiosk.certExpired') : t('kiosk.certDays', { n: days });
+}
+
+function certWarn(s) {
+  return Boolean(s.cert_expires_at) && Date.parse(s.cert_expires_at) - Date.now() < CERT_WARN_DAYS * 86_400_000;
+}
+
+// The current service's last 24 h of response times, drawn small with uPlot (no axes).
+async function drawSparkline(s, box) {
+  try {
+    let cached = state.sparks.get(s.id);
+    if (!cached || Date.now() - cached.at > SPARK_TTL_MS) {
+      const h = await api(`/api/v1/services/${s.id}/history?window=24h`, { redirectOn401: false });
+      const points = Array.isArray(h?.points) ? h.points : [];
+      cached = { at: Date.now(), data: [points.map((p) => Math.floor(Date.parse(p.t) / 1000)), points.map((p) => p.avg_ms ?? null)] };
+      state.sparks.set(s.id, cached);
+    }
+    if (current()?.id !== s.id || !box.isConnected) return; // moved on meanwhile
+    if (cached.data[0].length < 2) { box.dataset.points = String(cached.data[0].length); return; }
+    const uPlot = await loadUplot();
+    const color = getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() || '#888';
+    box.replaceChildren();
+    // eslint-disable-next-line no-new
+    new uPlot({
+      width: Math.max(200, box.clientWidth || 600), height: 80, legend: { show: false }, cursor: { show: false },
+      axes: [{ show: false }, { show: false }], scales: { x: { time: true } },
+      series: [{}, { stroke: color, width: 2, spanGaps: true }],
+    }, cached.data, box);
+    box.dataset.points = String(cached.data[0].length);
+  } catch { /* no sparkline is better than a broken wallboard */ }
+}
+
 function renderStage() {
   const s = current();
+  renderAlert();
   if (!s) { stage.hidden = true; stage.replaceChildren(); return; }
   const kind = statusKind(s.last_status);
   stage.hidden = false;
@@ -73,7 +127,16 @@ function renderStage() {
         el('dd', { dataset: { metric: 'checked' } },
           s.last_checked_at
             ? el('time', { datetime: s.last_checked_at, title: formatDateTime(s.last_checked_at) }, formatRelative(s.last_checked_at))
-            : t('common.never'))))));
+            : t('common.never'))),
+      el('div', { class: 'spot-metric' },
+        el('dt', {}, t('kiosk.uptime')),
+        el('dd', { dataset: { metric: 'uptime' } },
+          state.uptime.get(s.id) == null ? '—' : `${Number(state.uptime.get(s.id)).toFixed(2)} %`)),
+      el('div', { class: `spot-metric${certWarn(s) ? ' spot-metric-warn' : ''}` },
+        el('dt', {}, t('kiosk.cert')),
+        el('dd', { dataset: { metric: 'cert' } }, certText(s)))),
+    el('div', { class: 'spot-spark', role: 'img', 'aria-label': t('kiosk.spark'), dataset: { metric: 'sparkline' } })));
+  drawSparkline(s, stage.querySelector('.spot-spark'));
 }
 
 function renderTiles() {
@@ -254,6 +317,10 @@ function onKey(event) {
 async function load() {
   try {
     const list = await api('/api/v1/services', { redirectOn401: false });
+    try {
+      const summary = await api('/api/v1/analytics/summary', { redirectOn401: false });
+      state.uptime = new Map((summary?.services || []).map((r) => [r.id, r.uptime_24h]));
+    } catch { /* uptime is a detail: the wallboard goes on without it */ }
     const keep = current()?.id;
     state.services = Array.isArray(list) ? list : [];
     const again = state.services.findIndex((s) => s.id === keep);

@@ -21,21 +21,38 @@ const params = new URLSearchParams(location.search);
 const next = safeNext(params.get('next'));
 const form = document.getElementById('login-form');
 const submit = form.querySelector('button[type="submit"]');
+const announcer = document.getElementById('login-announce');
 let lockTimer = 0;
 
+/** Says text once to screen readers (the visible alert is not a live region). */
+function announce(text) {
+  announcer.textContent = '';
+  // A new text node in a later task: the same message twice in a row is read again.
+  setTimeout(() => { announcer.textContent = text; }, 50);
+}
+
+/** Shows the form's alert (visible) and announces it. */
+function alertAndAnnounce(text) {
+  showFormAlert(form, text);
+  if (text) announce(text);
+}
+
+// The countdown ticks visibly every second; it is announced when it starts and when it ends only.
 function lockFor(seconds) {
   clearInterval(lockTimer);
-  let left = seconds;
+  const until = Date.now() + seconds * 1000;
   submit.disabled = true;
   const tick = () => {
+    const left = Math.ceil((until - Date.now()) / 1000);
     if (left <= 0) {
       clearInterval(lockTimer);
       submit.disabled = false;
+      alertAndAnnounce(t('login.unlocked'));
       return;
     }
     showFormAlert(form, t('login.throttled', { seconds: left }));
-    left -= 1;
   };
+  announce(t('login.throttled', { seconds }));
   tick();
   lockTimer = setInterval(tick, 1000);
 }
@@ -50,6 +67,7 @@ async function onSubmit(event) {
     if (!username) fields.username = [t('v.missing')];
     if (!password) fields.password = [t('v.missing')];
     showErrors(form, { fields, formErrors: [t('login.required')] });
+    announce(t('login.required'));
     return;
   }
   const done = busy(submit, 'login.submitting');
@@ -59,20 +77,21 @@ async function onSubmit(event) {
   } catch (err) {
     done();
     if (err.status === 401) {
-      showFormAlert(form, t('login.invalid'));
+      alertAndAnnounce(t('login.invalid'));
       form.elements.password.value = '';
       form.elements.password.focus();
     } else if (err.status === 429) {
       if (err.retryAfter) lockFor(err.retryAfter);
-      else showFormAlert(form, t('login.throttledLater'));
+      else alertAndAnnounce(t('login.throttledLater'));
     } else {
       showErrors(form, err);
+      announce(err.message);
     }
     return;
   }
   if (!answer || !answer.access_token) {
     done();
-    showFormAlert(form, t('error.generic', { status: 200 }));
+    alertAndAnnounce(t('error.generic', { status: 200 }));
     return;
   }
   setToken(answer.access_token);

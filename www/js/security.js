@@ -157,7 +157,7 @@ function renderServices() {
           : el('span', { class: 'muted' }, t('common.never'))),
       el('td', { class: 'actions', dataset: { label: t('svc.col.actions') } },
         el('button', {
-          type: 'button', class: 'btn btn-sm btn-secondary', 'aria-describedby': nameId,
+          type: 'button', class: 'btn btn-sm btn-secondary', 'aria-label': t('sec.examineNamed', { name: s.name }),
           onclick: () => { form.elements.url.value = s.url; const u = normalizeTarget(s.url); if (u) showTarget(u); },
         }, t('sec.examine'))));
   }));

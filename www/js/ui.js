@@ -52,17 +52,27 @@ export function toast(message, kind = 'info') {
   toastTimer = setTimeout(() => { region.className = 'toast'; }, 5000);
 }
 
-/** Marks a submit button as busy (disabled, alternate label) until the returned function is called. */
-export function busy(button, labelKey) {
+/**
+ * Marks a button as busy (alternate label, aria-busy) until the returned function is called.
+ * keepFocus: the button stays focusable (aria-disabled instead of disabled — a disabled button
+ * drops keyboard focus to <body>); its click handler must ignore clicks while isBusy(button).
+ */
+export function busy(button, labelKey, { keepFocus = false } = {}) {
   const original = button.textContent;
-  button.disabled = true;
+  if (keepFocus) button.setAttribute('aria-disabled', 'true');
+  else button.disabled = true;
   button.setAttribute('aria-busy', 'true');
   if (labelKey) button.textContent = t(labelKey);
   return () => {
     button.disabled = false;
+    button.removeAttribute('aria-disabled');
     button.removeAttribute('aria-busy');
     button.textContent = original;
   };
+}
+
+export function isBusy(button) {
+  return button.getAttribute('aria-busy') === 'true';
 }
 
 /**

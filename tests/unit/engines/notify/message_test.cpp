@@ -59,4 +59,20 @@ BOOST_AUTO_TEST_CASE(email_has_the_headers_and_parts_of_a_real_message) {
   BOOST_TEST(e.find("Дозор") == std::string::npos);  // 8-bit text only inside base64 parts
 }
 
+BOOST_AUTO_TEST_CASE(certificate_warning_names_the_days_left_and_escapes_html) {
+  boost::json::object p{{"service_name", "Shop <b>"},
+                        {"url", "https://shop.example/"},
+                        {"expires_at", "2026-12-01T00:00:00Z"},
+                        {"days_left", 5}};
+  auto en = render("cert_expiring", p, Language::En);
+  BOOST_TEST(en.subject.find("certificate expires in 5 days") != std::string::npos);
+  BOOST_TEST(en.html.find("Shop &lt;b&gt;") != std::string::npos);
+  BOOST_TEST(en.text.find("2026-12-01T00:00:00Z") != std::string::npos);
+  auto ru = render("cert_expiring", p, Language::Ru);
+  BOOST_TEST(ru.subject.find("сертификат истекает через 5 дн.") != std::string::npos);
+  p["days_left"] = -1;
+  BOOST_TEST(render("cert_expiring", p, Language::En).subject.find("EXPIRED") != std::string::npos);
+  BOOST_TEST(render("service_down", p, Language::En).subject.find("is DOWN") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,103 @@
+// Texts for what the server says in English: check errors (`error` of a check, `last_error` of a
+// service), known `detail` strings and validation messages. The server's words are recognised by
+// pattern and told in the page's language; an unknown text is shown as is only in English —
+// other languages get a general sentence in their own language (the original goes to a tooltip).
+// No DOM access: Node imports this module in tests.
+import { STRINGS, DEFAULT_LANGUAGE, format } from './strings.js';
+
+function translator(lang) {
+  return (key, params) => {
+    const s = (STRINGS[lang] && STRINGS[lang][key]) ?? STRINGS[DEFAULT_LANGUAGE][key] ?? key;
+    return params ? format(s, params) : s;
+  };
+}
+
+// libcurl's curl_easy_strerror texts (engines/net passes them through) and Dozor's own.
+const CHECK_ERRORS = [
+  [/^HTTP status (\d{3}) \(expected (.+)\)$/, (m) => ['chk.expected', { code: m[1], expected: m[2] }]],
+  [/^HTTP status (\d{3})$/, (m) => ['chk.status', { code: m[1] }]],
+  [/^keyword found: (.*)$/s, (m) => ['chk.keywordFound', { keyword: m[1] }]],
+  [/^keyword not found: (.*)$/s, (m) => ['chk.keywordMissing', { keyword: m[1] }]],
+  [/^timed out after (\d+) ms$/, (m) => ['chk.timeout', { n: m[1] }]],
+  [/^Timeout was reached$/i, () => ['chk.timeoutPlain']],
+  [/^no answer$/i, () => ['chk.noAnswer']],
+  [/^cannot connect: the host has no address/i, () => ['chk.unreachable']],
+  [/^Couldn't resolve (host|proxy)/i, () => ['chk.unreachable']],
+  [/^Couldn't connect to (server|host)/i, () => ['chk.refused']],
+  [/^stopped after (\d+) redirects$/, (m) => ['chk.redirects', { n: m[1] }]],
+  [/^invalid redirect location/i, () => ['chk.badRedirect']],
+  [/^(SSL peer certificate|SSL certificate problem|Peer certificate)/i, () => ['chk.certificate']],
+  [/^SSL connect error|^SSL|TLS/i, () => ['chk.tls']],
+  [/^(Failure when receiving|Failed sending|Send failure|Recv failure|Server returned nothing)/i, () => ['chk.connectionLost']],
+  [/^(Weird server reply|Unsupported protocol|Received HTTP\/0\.9)/i, () => ['chk.badReply']],
+];
+
+/**
+ * The text of a check error for the user, or null when it says nothing beyond the HTTP status
+ * shown next to it (statusCode), so "HTTP 500" never appears twice.
+ * @returns {{text: string, original: string|null}|null}
+ */
+export function checkErrorText(error, statusCode, lang) {
+  if (error === null || error === undefined || error === '') return null;
+  const raw = String(error);
+  const t = translator(lang);
+  for (const [pattern, make] of CHECK_ERRORS) {
+    const m = pattern.exec(raw);
+    if (!m) continue;
+    const [key, params] = make(m);
+    if (key === 'chk.status' && statusCode !== null && statusCode !== undefined && String(statusCode) === m[1]) return null;
+    if (key === 'chk.expected' && String(statusCode) === m[1]) return { text: t('chk.expectedOnly', params), original: raw };
+    return { text: t(key, params), original: raw };
+  }
+  return lang === 'en' ? { text: raw, original: null } : { text: t('chk.failed'), original: raw };
+}
+
+// `detail` strings the backend answers with (fcgi/error_mapping.cpp, engines/*).
+const DETAILS = [
+  [/username or e-mail already exists/i, () => ['error.userExists']],
+  [/e-mail already exists/i, () => ['error.emailExists']],
+  [/last active admin/i, () => ['error.lastAdmin']],
+  [/Service limit reached: at most (\d+)/i, (m) => ['error.serviceLimit', { n: m[1] }]],
+  [/Group limit reached: at most (\d+)/i, (m) => ['error.groupLimit', { n: m[1] }]],
+];
+
+/** Translated text of a known `detail`, or null. */
+export function detailText(detail, lang) {
+  if (typeof detail !== 'string') return null;
+  const t = translator(lang);
+  for (const [pattern, make] of DETAILS) {
+    const m = pattern.exec(detail);
+    if (m) { const [key, params] = make(m); return t(key, params); }
+  }
+  return null;
+}
+
+// Messages of 422 items whose type alone says too little (value_error carries the reason).
+const VALIDATION = [
+  [/password must have at least (\d+) characters/i, (m) => ['v.passwordShort', { n: m[1] }]],
+  [/password is too common/i, () => ['v.passwordCommon']],
+  [/password must not be the username/i, () => ['v.passwordIsName']],
+  [/password must not contain the username/i, () => ['v.passwordHasName']],
+  [/not a valid email/i, () => ['v.email']],
+];
+
+/**
+ * Message of one pydantic-style validation item. English uses the server's own text; other
+ * languages a known message, else a translation by `type` filled from `ctx`, else a general
+ * sentence — never the server's English.
+ */
+export function validationText(item, lang) {
+  if (lang === 'en' && item.msg) return String(item.msg);
+  const t = translator(lang);
+  const msg = item.msg ? String(item.msg) : '';
+  for (const [pattern, make] of VALIDATION) {
+    const m = pattern.exec(msg);
+    if (m) { const [key, params] = make(m); return t(key, params); }
+  }
+  const key = `v.${item.type}`;
+  const template = STRINGS[lang] && STRINGS[lang][key];
+  const params = item.ctx && typeof item.ctx === 'object' ? item.ctx : {};
+  const needed = template ? [...template.matchAll(/\{(\w+)\}/g)].map((x) => x[1]) : [];
+  if (template && needed.every((name) => params[name] !== undefined)) return t(key, params);
+  return lang === 'en' && msg ? msg : t('v.invalid');
+}
