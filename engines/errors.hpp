@@ -30,14 +30,14 @@ struct TooManyAttempts : std::runtime_error {
 // Too much work of one kind in progress (argon2 hashing behind its gate): refused before any of
 // it was done; the client may retry after `retry_after` seconds (429).
 struct Busy : std::runtime_error {
-  Busy(std::string msg, long retry_after_s) : std::runtime_error(std::move(msg)), retry_after(retry_after_s) {}
+  Busy(const std::string& msg, long retry_after_s) : std::runtime_error(msg), retry_after(retry_after_s) {}
   long retry_after;
 };
 // One input field breaks a rule only an engine can check (a password in the common list or
 // holding the username): 422 in the validation shape, at loc ["body", field].
 struct InvalidField : std::runtime_error {
-  InvalidField(std::string field_name, std::string msg)
-      : std::runtime_error(std::move(msg)), field(std::move(field_name)) {}
+  InvalidField(std::string field_name, const std::string& msg)
+      : std::runtime_error(msg), field(std::move(field_name)) {}
   std::string field;
 };
 // A dependency (the database) cannot be reached; the request may be retried later.

@@ -21,9 +21,9 @@ inline constexpr std::size_t kPasswordMaxChars = 256;     // the minimum is auth
 
 // Services
 inline constexpr std::size_t kServiceNameChars = 255;
-inline constexpr std::int64_t kCheckIntervalMin = 10;         // seconds
-inline constexpr std::int64_t kCheckIntervalMax = 7 * 86400;  // one week
-inline constexpr std::int64_t kSlowMsMax = 600000;            // ten minutes
+inline constexpr std::int64_t kCheckIntervalMin = 10;                       // seconds
+inline constexpr std::int64_t kCheckIntervalMax = std::int64_t{7} * 86400;  // one week
+inline constexpr std::int64_t kSlowMsMax = 600000;                          // ten minutes
 inline constexpr std::size_t kKeywordChars = 255;
 inline constexpr std::size_t kExpectedStatusChars = 255;
 inline constexpr std::size_t kExpectedStatusItems = 32;  // codes or ranges in one expected_status

@@ -18,11 +18,11 @@ namespace {
 constexpr const char* kRefused = "Incorrect username or password";
 constexpr const char* kThrottled = "Too many failed login attempts; try again later";
 constexpr const char* kBusy = "Too many logins in progress; try again in a moment";
-constexpr std::int64_t kWindowMs = 15 * 60 * 1000;
-constexpr std::int64_t kMaxBlockMs = 15 * 60 * 1000;
+constexpr std::int64_t kWindowMs = std::int64_t{15} * 60 * 1000;
+constexpr std::int64_t kMaxBlockMs = std::int64_t{15} * 60 * 1000;
 // A device cookie's holder: after max_failures, 1 s doubling to at most 30 s between tries.
 constexpr std::int64_t kDeviceDelayMs = 1000;
-constexpr std::int64_t kDeviceMaxDelayMs = 30 * 1000;
+constexpr std::int64_t kDeviceMaxDelayMs = std::int64_t{30} * 1000;
 constexpr int kPurgeBatch = 50;
 constexpr std::chrono::milliseconds kHashMaxWait{2000};
 
@@ -35,6 +35,7 @@ db::login_throttle::Row to_db(const throttle::Row& r) { return {r.failures, r.la
 
 std::vector<std::string> keys_of(const std::vector<throttle::Bucket>& buckets) {
   std::vector<std::string> keys;
+  keys.reserve(buckets.size());
   for (const auto& b : buckets) keys.push_back(b.key);
   return keys;
 }

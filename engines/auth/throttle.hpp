@@ -23,10 +23,10 @@
 namespace dozor::auth::throttle {
 
 struct Policy {
-  std::int64_t limit = 5;                   // failures allowed before waiting starts
-  std::int64_t window_ms = 15 * 60 * 1000;  // quiet time after which failures are forgotten
-  std::int64_t block_ms = 60 * 1000;        // the first wait, doubled per further failure
-  std::int64_t max_block_ms = 15 * 60 * 1000;
+  std::int64_t limit = 5;                                 // failures allowed before waiting starts
+  std::int64_t window_ms = std::int64_t{15} * 60 * 1000;  // quiet time after which failures are forgotten
+  std::int64_t block_ms = std::int64_t{60} * 1000;        // the first wait, doubled per further failure
+  std::int64_t max_block_ms = std::int64_t{15} * 60 * 1000;
 };
 
 struct Policies {
