@@ -7,6 +7,7 @@
 #include "db/database.hpp"
 #include "engines/auth/auth_service.hpp"
 #include "engines/auth/password_policy.hpp"
+#include "engines/config/command_line.hpp"
 #include "engines/config/config.hpp"
 #include "engines/net/multi_fetch.hpp"
 #include "fcgi/dispatch.hpp"
@@ -39,25 +40,10 @@ dozor::config::Config load_checked(const std::string& config_path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string config_path;
-  bool check_only = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--config" && i + 1 < argc) {
-      config_path = argv[++i];
-    } else if (arg == "--check-config") {
-      check_only = true;
-    } else if (arg == "--version") {
-      std::cout << "dozor-fcgi " << DOZOR_VERSION << "\n";
-      return 0;
-    } else if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else {
-      std::cerr << kUsage;
-      return EX_USAGE;
-    }
-  }
+  auto parsed = dozor::config::parse_command_line(argc, argv, "dozor-fcgi", kUsage);
+  if (!parsed.line) return parsed.exit_status;
+  const std::string config_path = parsed.line->config_path;
+  const bool check_only = parsed.line->check_only;
   try {
     load_checked(config_path);
   } catch (const std::exception& e) {

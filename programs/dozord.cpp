@@ -10,6 +10,7 @@
 #include <string>
 
 #include "db/database.hpp"
+#include "engines/config/command_line.hpp"
 #include "engines/config/config.hpp"
 #include "engines/config/database_params.hpp"
 #include "engines/monitor/daemon.hpp"
@@ -76,25 +77,10 @@ void request_reload(int) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string config_path;
-  bool check_only = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--config" && i + 1 < argc) {
-      config_path = argv[++i];
-    } else if (arg == "--check-config") {
-      check_only = true;
-    } else if (arg == "--version") {
-      std::cout << "dozord " << DOZOR_VERSION << "\n";
-      return 0;
-    } else if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else {
-      std::cerr << kUsage;
-      return EX_USAGE;
-    }
-  }
+  auto parsed = dozor::config::parse_command_line(argc, argv, "dozord", kUsage);
+  if (!parsed.line) return parsed.exit_status;
+  const std::string config_path = parsed.line->config_path;
+  const bool check_only = parsed.line->check_only;
   // A config error is final (exit 78: the unit's RestartPreventExitStatus= stops retrying).
   dozor::config::Config cfg;
   try {
