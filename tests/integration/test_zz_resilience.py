@@ -237,8 +237,12 @@ class ResilienceTest(dc.DozorTestCase):
         self.assertEqual(dc.master_pid(), master)
         self.assertTrue(dc.pid_alive(master))
         self.assertEqual(dc.worker_pids(), now)
+        # the new worker serves with its whole thread pool once it has started (the child
+        # builds its application before it spawns the serving threads, so give it a moment)
+        want = min(threads_per_worker, 2)
         for pid in new:
-            self.assertGreaterEqual(dc.thread_count(pid), min(threads_per_worker, 2))
+            self.assertTrue(dc.wait_until(lambda: dc.thread_count(pid) >= want, 10, 0.05),
+                            "worker %d has %d threads" % (pid, dc.thread_count(pid)))
 
     # ------------------------------------------------------------------ graceful reload
 
