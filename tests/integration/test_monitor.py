@@ -124,6 +124,40 @@ class MonitorTest(dc.DozorTestCase):
                 self.assertEqual(roll[7], "1", got)
                 self.assertGreater(int(roll[5]), 0, got)
 
+    def test_a_result_whose_lease_was_lost_is_history_only(self):
+        """A check that outlives its lease (another dozord claimed the service meanwhile) is
+        stored as a check row, but only the lease holder may move the service's state."""
+        user = self.new_user("lease")
+        arrived, release = threading.Event(), threading.Event()
+        mode = {"hold": False}
+
+        def route(handler):
+            if mode["hold"]:
+                arrived.set()
+                release.wait(30)
+                return 500, {}, "failing after the lease was lost"
+            return 200, {}, "ok"
+
+        with dc.FixtureServer({"/held": route}) as fx:
+            svc = self.new_service(user, url=fx.url("/held"), check_interval=INTERVAL)
+            sid = svc["id"]
+            self.wait_state(sid, "up", 3 * INTERVAL)
+            mode["hold"] = True
+            self.assertTrue(arrived.wait(3 * INTERVAL), "the next check never came")
+            before = self.state(sid)
+            # While the check is in flight, another dozord "claims" the service.
+            rows("UPDATE service_state SET lease_owner = 'thief', lease_until = NOW(3) + INTERVAL 120 SECOND"
+                 " WHERE service_id = %d" % sid)
+            release.set()
+            stored = dc.wait_until(lambda: int(rows("SELECT COUNT(*) FROM checks WHERE service_id = %d"
+                                                    " AND NOT is_available" % sid)[0][0]) == 1, INTERVAL, 0.2)
+            self.assertTrue(stored, "the late result must still be kept as history")
+            time.sleep(1)
+            self.assertEqual(before[0], "up", before)
+            self.assertEqual(self.state(sid), before[:4] + ["thief"], "a result without the lease moved the state")
+            rows("UPDATE service_state SET lease_owner = NULL, lease_until = NULL WHERE service_id = %d" % sid)
+            self.assertEqual(dc.delete("/api/v1/services/%d" % sid, token=user.token).status, 200)
+
     def test_sighup_reloads_without_exiting(self):
         pid = int((dc.STATE_DIR / "run" / "dozord.pid").read_text())
         log = dc.STATE_DIR / "log" / "dozord.log"
