@@ -71,6 +71,25 @@ void transition(Connection& c, const Outcome& o, std::optional<std::int64_t>& in
   notify::enqueue(c, t);
 }
 
+// service_state.failed_locations is a comma-separated list (location names have no commas).
+std::vector<std::string> split_locations(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  while (from < list.size()) {
+    auto comma = list.find(',', from);
+    if (comma == std::string::npos) comma = list.size();
+    if (comma > from) out.push_back(list.substr(from, comma - from));
+    from = comma + 1;
+  }
+  return out;
+}
+
+std::string join_locations(const std::vector<std::string>& list) {
+  std::string out;
+  for (const auto& l : list) out += (out.empty() ? "" : ",") + l;
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::int64_t, int>> services_without_state(Connection& c, int limit) {
@@ -103,17 +122,21 @@ void add_state_rows(Connection& c, const std::vector<std::pair<std::int64_t, std
   }
 }
 
-std::vector<Due> claim_due(Connection& c, const std::string& owner, int limit, int lease_seconds) {
+std::vector<Due> claim_due(Connection& c, const Claim& claim) {
   std::vector<Due> out;
   c.transaction([&] {
     auto& sel = c.prepare(
         "SELECT st.service_id, s.user_id, s.name, s.url, s.check_interval, st.state, st.failures, st.successes,"
         " st.open_incident_id, UNIX_TIMESTAMP(st.down_since), s.method, s.expected_status, s.keyword,"
-        " s.keyword_absent, UNIX_TIMESTAMP(st.cert_warned_at)"
+        " s.keyword_absent, UNIX_TIMESTAMP(st.cert_warned_at), st.failed_locations"
         " FROM service_state st JOIN services s ON s.id = st.service_id"
         " WHERE st.next_check_at <= NOW(3) AND s.is_active AND (st.lease_until IS NULL OR st.lease_until < NOW(3))"
+        " AND NOT (st.awaiting_location AND FIND_IN_SET(?, st.failed_locations)"
+        "          AND st.next_check_at > NOW(3) - INTERVAL ? SECOND)"
         " ORDER BY st.next_check_at LIMIT ? FOR UPDATE SKIP LOCKED");
-    sel.setInt(1, limit);
+    sel.setString(1, claim.location);
+    sel.setInt(2, claim.handover_seconds);
+    sel.setInt(3, claim.limit);
     std::unique_ptr<sql::ResultSet> rs(sel.executeQuery());
     while (rs->next()) {
       Due d;
@@ -132,6 +155,7 @@ std::vector<Due> claim_due(Connection& c, const std::string& owner, int limit, i
       d.options.keyword = opt_string(*rs, 13);
       d.options.keyword_absent = get_bool(*rs, 14);
       if (!rs->isNull(15)) d.cert_warned_epoch = static_cast<std::int64_t>(rs->getDouble(15));
+      d.failed_locations = split_locations(rs->getString(16));
       out.push_back(std::move(d));
     }
     // One statement per chunk, not one per service: at 30,000 services a minute the claim's
@@ -141,14 +165,22 @@ std::vector<Due> claim_due(Connection& c, const std::string& owner, int limit, i
       auto& lease = c.prepare(
           "UPDATE service_state SET lease_owner = ?, lease_until = NOW(3) + INTERVAL ? SECOND WHERE service_id IN (" +
           repeat_rows("?", chunk) + ")");
-      lease.setString(1, owner);
-      lease.setInt(2, lease_seconds);
+      lease.setString(1, claim.owner);
+      lease.setInt(2, claim.lease_seconds);
       for (std::size_t k = 0; k < chunk; ++k) lease.setInt64(static_cast<unsigned>(k + 3), out[done + k].service_id);
       lease.executeUpdate();
       done += chunk;
     }
   });
   return out;
+}
+
+int live_locations(Connection& c, int seconds) {
+  auto& st =
+      c.prepare("SELECT COUNT(DISTINCT location) FROM daemon_heartbeats WHERE beat_at > NOW(3) - INTERVAL ? SECOND");
+  st.setInt(1, seconds);
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  return rs->next() ? rs->getInt(1) : 0;
 }
 
 namespace {
@@ -289,7 +321,7 @@ int record(Connection& c, const std::string& owner, const std::vector<Outcome>& 
           " cert_expires_at = COALESCE(?, cert_expires_at), next_check_at = ?,"
           " accounted_until = GREATEST(IFNULL(accounted_until, ?), ?),"
           " checks_total = checks_total + 1, failures_total = failures_total + IF(?, 0, 1),"
-          " lease_owner = NULL, lease_until = NULL"
+          " failed_locations = ?, awaiting_location = ?, lease_owner = NULL, lease_until = NULL"
           " WHERE service_id = ?");
       upd.setString(1, o.new_state);
       upd.setInt(2, o.failures);
@@ -306,7 +338,9 @@ int record(Connection& c, const std::string& owner, const std::vector<Outcome>& 
       upd.setString(13, o.checked_at);
       upd.setString(14, o.checked_at);
       upd.setBoolean(15, o.available);
-      upd.setInt64(16, o.due.service_id);
+      upd.setString(16, join_locations(o.failed_locations));
+      upd.setBoolean(17, o.awaiting_location);
+      upd.setInt64(18, o.due.service_id);
       upd.executeUpdate();
       if (o.warn_cert && o.cert_expires) {
         notify::CertWarning w;

@@ -27,6 +27,7 @@ struct Due {
   std::optional<std::int64_t> down_since_epoch;  // seconds since 1970, UTC
   services::CheckOptions options;
   std::optional<std::int64_t> cert_warned_epoch;  // when a certificate warning was last told
+  std::vector<std::string> failed_locations;      // locations that saw the current run of failures
 };
 
 // Services without a state row yet (never seen by dozord): (id, check interval), at most `limit`.
@@ -38,7 +39,20 @@ void add_state_rows(Connection& c, const std::vector<std::pair<std::int64_t, std
 
 // Claims up to `limit` active, due services whose lease is free or expired, for `owner` until
 // now + lease_seconds. Several dozords claim concurrently without overlap (SKIP LOCKED).
-std::vector<Due> claim_due(Connection& c, const std::string& owner, int limit, int lease_seconds);
+// A service awaiting another location's re-check is left to the other locations when
+// `location` already saw it fail, unless it has been overdue for `handover_seconds` (no other
+// location took it).
+struct Claim {
+  std::string owner;
+  std::string location;
+  int limit = 500;
+  int lease_seconds = 30;
+  int handover_seconds = 20;
+};
+std::vector<Due> claim_due(Connection& c, const Claim& claim);
+
+// Distinct locations of the dozords that wrote a heartbeat in the last `seconds`.
+int live_locations(Connection& c, int seconds);
 
 // What one finished check changes.
 struct Outcome {
@@ -59,6 +73,8 @@ struct Outcome {
   bool went_down = false;
   bool went_up = false;
   int next_check_in = 60;
+  std::vector<std::string> failed_locations;
+  bool awaiting_location = false;
   bool warn_cert = false;  // tell the owner the certificate expires soon (and remember the day)
 };
 

@@ -175,7 +175,7 @@ UpdateResult update_owned(Connection& c, std::int64_t user_id, std::int64_t id, 
       close.executeUpdate();
       auto& reset = c.prepare(
           "UPDATE service_state SET state = 'unknown', failures = 0, successes = 0, down_since = NULL,"
-          " open_incident_id = NULL WHERE service_id = ?");
+          " open_incident_id = NULL, failed_locations = '', awaiting_location = 0 WHERE service_id = ?");
       reset.setInt64(1, id);
       reset.executeUpdate();
     }

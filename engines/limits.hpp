@@ -44,4 +44,8 @@ inline constexpr std::size_t kSmtpCredentialChars = 256;
 inline constexpr int kKioskIntervalMin = 5;  // seconds
 inline constexpr int kKioskIntervalMax = 86400;
 
+// Monitoring locations (config monitor.location, monitor.confirm_locations)
+inline constexpr std::size_t kLocationChars = 64;  // checks.location, daemon_heartbeats.location
+inline constexpr int kMaxLocations = 16;           // service_state.failed_locations holds this many
+
 }  // namespace dozor::limits

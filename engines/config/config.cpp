@@ -1,6 +1,7 @@
 #include "engines/config/config.hpp"
 
 #include <toml++/toml.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -9,6 +10,8 @@
 #include <map>
 #include <sstream>
 #include <thread>
+
+#include "engines/limits.hpp"
 
 extern char** environ;
 
@@ -20,6 +23,14 @@ struct Setter {
   std::function<bool(const toml::node&)> from_toml;
   std::function<bool(const std::string&)> from_text;
 };
+
+bool valid_location(const std::string& name) {
+  if (name.empty() || name.size() > limits::kLocationChars) return false;
+  return std::all_of(name.begin(), name.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
+           ch == '-';
+  });
+}
 
 bool parse_int(const std::string& text, std::int64_t& out) {
   try {
@@ -136,6 +147,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"monitor.failures_to_down", int_setter(c.monitor.failures_to_down, 1, 100)},
       {"monitor.successes_to_up", int_setter(c.monitor.successes_to_up, 1, 100)},
       {"monitor.location", string_setter(c.monitor.location)},
+      {"monitor.confirm_locations", int_setter(c.monitor.confirm_locations, 1, limits::kMaxLocations)},
       {"monitor.lease_seconds", int_setter(c.monitor.lease_seconds, 5, 3600)},
       {"monitor.max_in_flight", int_setter(c.monitor.max_in_flight, 1, 100000)},
       {"monitor.retention_days", int_setter(c.monitor.retention_days, 1, 3650)},
@@ -216,6 +228,9 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
   // dozord while the first is still checking it.
   if (c.monitor.lease_seconds < c.monitor.timeout + 5)
     problems << "config: monitor.lease_seconds must be at least monitor.timeout + 5\n";
+  // A location is a list element in service_state.failed_locations (comma-separated).
+  if (!valid_location(c.monitor.location))
+    problems << "config: monitor.location must be 1-64 characters of A-Z a-z 0-9 . _ -\n";
   if (!problems.str().empty()) throw ConfigError(problems.str());
   return c;
 }

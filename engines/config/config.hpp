@@ -62,7 +62,9 @@ struct MonitorConfig {
   // dozord (docs/monitoring.md)
   int failures_to_down = 2;
   int successes_to_up = 1;
-  std::string location = "default";
+  std::string location = "default";  // [A-Za-z0-9._-]{1,64}: stored in every check row
+  // Locations that must each see a failure before a service is down (at most the live ones).
+  int confirm_locations = 1;
   int lease_seconds = 30;           // a dead dozord's services are taken over after this
   int max_in_flight = 2000;         // checks one dozord runs at once
   int retention_days = 30;          // raw checks

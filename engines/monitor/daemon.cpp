@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -39,6 +40,10 @@ constexpr auto kAliveEvery = 5s;
 constexpr std::size_t kFlushAt = 200;        // results per write transaction
 constexpr std::size_t kMaxUnstored = 20000;  // results kept while the database is away
 constexpr int kClaimBatch = 500;
+// A location is alive while its heartbeat (every 10 s) is younger than this.
+constexpr int kLocationAliveSeconds = 30;
+// A service waiting for another location's re-check goes back to any location after this.
+constexpr int kHandoverSeconds = 20;
 
 std::string sql_now(std::time_t* epoch_out, std::int64_t* ms_out = nullptr) {
   auto now = std::chrono::system_clock::now();
@@ -129,6 +134,8 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
   Thresholds thresholds;
   thresholds.failures_to_down = cfg_.monitor.failures_to_down;
   thresholds.successes_to_up = cfg_.monitor.successes_to_up;
+  thresholds.location = cfg_.monitor.location;
+  int live_locations = 1;  // refreshed with each heartbeat
   std::time_t started_epoch = 0;
   std::string started_at = sql_now(&started_epoch);
   OutboxPump pump(outbox_);
@@ -155,11 +162,15 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
     o.location = cfg_.monitor.location;
     o.warn_cert =
         should_warn_cert(o.cert_expires, due.cert_warned_epoch, o.checked_at_epoch, cfg_.monitor.cert_warning_days);
-    auto d =
-        decide(Counters{parse_state(due.state), due.failures, due.successes}, o.available, due.interval, thresholds);
+    // Confirmation by other locations asks no more of them than are alive to give it.
+    thresholds.locations_required = std::clamp(live_locations, 1, cfg_.monitor.confirm_locations);
+    auto d = decide(Counters{parse_state(due.state), due.failures, due.successes, due.failed_locations}, o.available,
+                    due.interval, thresholds);
     o.new_state = to_string(d.next.state);
     o.failures = d.next.failures;
     o.successes = d.next.successes;
+    o.failed_locations = d.next.failed_locations;
+    o.awaiting_location = d.awaiting_location;
     o.went_down = d.went_down;
     o.went_up = d.went_up;
     o.next_check_in = d.next_check_in;
@@ -216,7 +227,13 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
         try_db("claiming", [&] {
           db_.run(
               [&](db::Connection& c) {
-                due = db::monitor::claim_due(c, owner_, std::min(room, kClaimBatch), cfg_.monitor.lease_seconds);
+                db::monitor::Claim claim;
+                claim.owner = owner_;
+                claim.location = cfg_.monitor.location;
+                claim.limit = std::min(room, kClaimBatch);
+                claim.lease_seconds = cfg_.monitor.lease_seconds;
+                claim.handover_seconds = kHandoverSeconds;
+                due = db::monitor::claim_due(c, claim);
               },
               db::Retry::Never);
         });
@@ -244,6 +261,7 @@ DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void(
               beat.cpu_ms = cpu_ms();
               beat.in_flight = static_cast<std::int64_t>(fetcher.in_flight());
               db::monitor::heartbeat(c, beat);
+              live_locations = db::monitor::live_locations(c, kLocationAliveSeconds);
             },
             db::Retry::OnLostConnection);
       });

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engines/limits.hpp"
+
 namespace dozor::monitor {
 
 State parse_state(const std::string& s) {
@@ -26,6 +28,7 @@ Decision decide(const Counters& now, bool available, int interval_seconds, const
   if (available) {
     d.next.failures = 0;
     d.next.successes = now.successes + 1;
+    d.next.failed_locations.clear();
     if (now.state != State::Up && d.next.successes >= t.successes_to_up) {
       d.went_up = now.state == State::Down;
       d.next.state = State::Up;
@@ -34,12 +37,18 @@ Decision decide(const Counters& now, bool available, int interval_seconds, const
   }
   d.next.successes = 0;
   d.next.failures = now.failures + 1;
+  auto& seen = d.next.failed_locations;
+  auto at = std::lower_bound(seen.begin(), seen.end(), t.location);
+  bool known = at != seen.end() && *at == t.location;
+  if (!known && seen.size() < static_cast<std::size_t>(limits::kMaxLocations)) seen.insert(at, t.location);
   if (now.state != State::Down) {
-    if (d.next.failures >= t.failures_to_down) {
+    bool confirmed = static_cast<int>(seen.size()) >= std::max(1, t.locations_required);
+    if (d.next.failures >= t.failures_to_down && confirmed) {
       d.went_down = true;
       d.next.state = State::Down;
     } else {
       d.next_check_in = std::min(interval_seconds, t.recheck_seconds);  // confirm it soon
+      d.awaiting_location = !confirmed;
     }
   }
   return d;

@@ -158,6 +158,54 @@ class MonitorTest(dc.DozorTestCase):
             rows("UPDATE service_state SET lease_owner = NULL, lease_until = NULL WHERE service_id = %d" % sid)
             self.assertEqual(dc.delete("/api/v1/services/%d" % sid, token=user.token).status, 200)
 
+    def start_dozord(self, location, confirm):
+        env = dict(os.environ, DOZOR_MONITOR_LOCATION=location, DOZOR_MONITOR_CONFIRM_LOCATIONS=str(confirm))
+        log = open(dc.STATE_DIR / "log" / ("dozord-%s.log" % location), "ab")
+        proc = subprocess.Popen([os.path.join(self.bin, "dozord"), "--config", str(dc.STATE_DIR / "dozor.toml")],
+                                stdout=log, stderr=log, env=env, start_new_session=True)
+        self.addCleanup(lambda: (proc.poll() is None and proc.terminate(), proc.wait(), log.close()))
+        return proc
+
+    def test_two_locations_must_agree_before_a_service_is_down(self):
+        """monitor.confirm_locations = 2: failures seen from one location leave the service up
+        (its re-checks are left to another location), a failure seen from a second makes it
+        down, once; every check row keeps its location."""
+        dc.stackctl("stop-dozord")
+        self.addCleanup(lambda: dc.stackctl("start-dozord"))
+        rows("DELETE FROM daemon_heartbeats")
+        # A second location that is alive but has not checked anything yet.
+        rows("INSERT INTO daemon_heartbeats (owner, location, pid, started_at, beat_at)"
+             " VALUES ('test-spb', 'spb', 1, NOW(3), NOW(3) + INTERVAL 1 HOUR)")
+        self.addCleanup(lambda: rows("DELETE FROM daemon_heartbeats WHERE owner = 'test-spb'"))
+        self.start_dozord("msk", 2)
+        user = self.new_user("loc")
+        self.add_channel(user)
+        flip = Flip()
+        with dc.FixtureServer({"/loc": flip}) as fx:
+            svc = self.new_service(user, url=fx.url("/loc"), check_interval=INTERVAL)
+            sid = svc["id"]
+            self.wait_state(sid, "up", 3 * INTERVAL)
+            flip.code = 500
+            two = dc.wait_until(lambda: int(self.state(sid)[1]) >= 2, 6 * INTERVAL, 0.5)
+            self.assertTrue(two, "msk never re-checked the failing service: %r" % self.state(sid))
+            self.assertEqual(self.state(sid)[0], "up", "one location alone made it down")
+            got = rows("SELECT failed_locations, awaiting_location FROM service_state WHERE service_id = %d" % sid)
+            self.assertEqual(got, [["msk", "1"]])
+            self.assertEqual(rows("SELECT COUNT(*) FROM incidents WHERE service_id = %d" % sid), [["0"]])
+            failed = [float(r[0]) for r in rows("SELECT UNIX_TIMESTAMP(checked_at) FROM checks WHERE service_id = %d"
+                                                " AND NOT is_available ORDER BY checked_at" % sid)]
+            # msk waited for another location before re-checking on its own.
+            self.assertGreaterEqual(failed[1] - failed[0], INTERVAL + 15, failed)
+
+            self.start_dozord("spb", 2)
+            self.wait_state(sid, "down", 3 * INTERVAL)
+            got = rows("SELECT failed_locations, awaiting_location FROM service_state WHERE service_id = %d" % sid)
+            self.assertEqual(got, [["msk,spb", "0"]])
+            self.assertEqual(rows("SELECT COUNT(*) FROM incidents WHERE service_id = %d" % sid), [["1"]])
+            self.assertEqual([k for k, _ in self.outbox(user)], ["service_down"])
+            locations = {r[0] for r in rows("SELECT DISTINCT location FROM checks WHERE service_id = %d" % sid)}
+            self.assertEqual(locations, {"msk", "spb"})
+
     def test_sighup_reloads_without_exiting(self):
         pid = int((dc.STATE_DIR / "run" / "dozord.pid").read_text())
         log = dc.STATE_DIR / "log" / "dozord.log"

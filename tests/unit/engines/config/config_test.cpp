@@ -38,6 +38,22 @@ BOOST_AUTO_TEST_CASE(unknown_keys_and_bad_values_are_errors) {
   BOOST_CHECK_THROW(parse("[server\n", {}), ConfigError);
 }
 
+BOOST_AUTO_TEST_CASE(monitor_locations_at_n_and_n_plus_1) {
+  auto c = parse("", {});
+  BOOST_TEST(c.monitor.location == "default");
+  BOOST_TEST(c.monitor.confirm_locations == 1);
+  BOOST_TEST(parse("[monitor]\nconfirm_locations = 16\n", {}).monitor.confirm_locations == 16);
+  BOOST_CHECK_THROW(parse("[monitor]\nconfirm_locations = 17\n", {}), ConfigError);
+  BOOST_CHECK_THROW(parse("[monitor]\nconfirm_locations = 0\n", {}), ConfigError);
+  std::string longest(64, 'm');
+  BOOST_TEST(parse("[monitor]\nlocation = \"" + longest + "\"\n", {}).monitor.location == longest);
+  BOOST_CHECK_THROW(parse("[monitor]\nlocation = \"" + longest + "m\"\n", {}), ConfigError);
+  BOOST_TEST(parse("[monitor]\nlocation = \"eu-west.1_b\"\n", {}).monitor.location == "eu-west.1_b");
+  // A comma would split the location in service_state.failed_locations.
+  BOOST_CHECK_THROW(parse("[monitor]\nlocation = \"msk,spb\"\n", {}), ConfigError);
+  BOOST_CHECK_THROW(parse("[monitor]\nlocation = \"\"\n", {}), ConfigError);
+}
+
 BOOST_AUTO_TEST_CASE(monitor_defaults_and_bounds_at_n_and_n_plus_1) {
   auto c = parse("", {});
   BOOST_TEST(c.monitor.failures_to_down == 2);
