@@ -20,28 +20,28 @@ const char* right_name(Rights need) {
 // Runs a mutating action and writes its audit row: "ok", "denied" (403/404 by rights),
 // "conflict", or "error"; the exception goes on to the caller.
 template <typename Fn>
-auto audited(Vault& v, const Actor& a, const std::string& action, const std::string& path, const std::string& target,
-             Fn&& fn) {
+auto audited(db::Database& v, const Actor& a, const std::string& action, const std::string& path,
+             const std::string& target, Fn&& fn) {
   try {
     if constexpr (std::is_void_v<decltype(fn())>) {
       fn();
-      v.audit(a, action, path, target, "ok");
+      write_audit(v, a, action, path, target, "ok");
     } else {
       auto result = fn();
-      v.audit(a, action, path, target, "ok");
+      write_audit(v, a, action, path, target, "ok");
       return result;
     }
   } catch (const Forbidden&) {
-    v.audit(a, action, path, target, "denied");
+    write_audit(v, a, action, path, target, "denied");
     throw;
   } catch (const NotFound&) {
-    v.audit(a, action, path, target, "not_found");
+    write_audit(v, a, action, path, target, "not_found");
     throw;
   } catch (const Conflict&) {
-    v.audit(a, action, path, target, "conflict");
+    write_audit(v, a, action, path, target, "conflict");
     throw;
   } catch (...) {
-    v.audit(a, action, path, target, "error");
+    write_audit(v, a, action, path, target, "error");
     throw;
   }
 }
@@ -76,16 +76,21 @@ Access Vault::access_for(const db::users::User& u) {
 
 void Vault::audit(const Actor& a, const std::string& action, const std::string& path, const std::string& target,
                   const std::string& outcome) {
+  write_audit(db_, a, action, path, target, outcome);
+}
+
+void write_audit(db::Database& db, const Actor& a, const std::string& action, const std::string& path,
+                 const std::string& target, const std::string& outcome) {
   try {
     db::vault::AuditRow row;
-    row.user_id = a.user.id;
+    if (a.user.id > 0) row.user_id = a.user.id;  // 0: dozorctl, no account
     row.username = a.user.username;
     row.remote_addr = a.remote_addr;
     row.action = action;
     row.path = path;
     row.target = target;
     row.outcome = outcome;
-    db_.run([&](db::Connection& c) { db::vault::insert_audit(c, row); }, db::Retry::Never);
+    db.run([&](db::Connection& c) { db::vault::insert_audit(c, row); }, db::Retry::Never);
   } catch (const std::exception& e) {
     std::cerr << "vault: audit row not written (" << action << " " << path << "): " << e.what() << "\n";
   }
@@ -124,14 +129,14 @@ FileRef Vault::open_for_view(const Actor& a, const VaultPath& p) {
 }
 
 void Vault::create_folder(const Actor& a, const VaultPath& p) {
-  audited(*this, a, "create_folder", p.display(), "", [&] {
+  audited(db_, a, "create_folder", p.display(), "", [&] {
     require(access_for(a.user), p, {false, true, false});
     store_.make_dir(p);
   });
 }
 
 Saved Vault::save_file(const Actor& a, const VaultPath& p, std::string_view content) {
-  return audited(*this, a, "save_file", p.display(), "", [&] {
+  return audited(db_, a, "save_file", p.display(), "", [&] {
     Access access = access_for(a.user);
     require(access, p, {false, true, false});
     auto existing = store_.stat(p);
@@ -153,7 +158,7 @@ Saved Vault::save_file(const Actor& a, const VaultPath& p, std::string_view cont
 }
 
 void Vault::rename(const Actor& a, const VaultPath& from, const VaultPath& to) {
-  audited(*this, a, "rename", from.display(), to.display(), [&] {
+  audited(db_, a, "rename", from.display(), to.display(), [&] {
     Access access = access_for(a.user);
     // Moving away deletes the old name: write and delete there; the new name needs write.
     require(access, from, {false, true, true});
@@ -168,7 +173,7 @@ void Vault::rename(const Actor& a, const VaultPath& from, const VaultPath& to) {
 }
 
 std::int64_t Vault::remove(const Actor& a, const VaultPath& p) {
-  return audited(*this, a, "delete", p.display(), "", [&] {
+  return audited(db_, a, "delete", p.display(), "", [&] {
     require(access_for(a.user), p, {false, false, true});
     if (p.is_root()) throw Conflict("the root cannot be deleted");
     auto st = store_.stat(p);
@@ -192,7 +197,7 @@ VaultPath Vault::restore(const Actor& a, std::int64_t trash_id) {
   std::optional<db::vault::TrashRow> row;
   db_.run([&](db::Connection& c) { row = db::vault::find_trash(c, a.user.id, trash_id); }, db::Retry::OnLostConnection);
   std::string target = row ? row->original_path : "";
-  return audited(*this, a, "restore", target, std::to_string(trash_id), [&] {
+  return audited(db_, a, "restore", target, std::to_string(trash_id), [&] {
     if (!row) throw NotFound("Not found");
     VaultPath to = VaultPath::parse(row->original_path);
     require(access_for(a.user), to, {false, true, false});
@@ -226,17 +231,25 @@ std::vector<TrashItem> Vault::trash(const Actor& a) {
   return out;
 }
 
-std::vector<db::vault::RuleRow> Vault::rules() {
+std::vector<db::vault::RuleRow> Vault::rules() { return list_rules(db_); }
+std::int64_t Vault::grant(const Actor& admin, std::int64_t user_id, const VaultPath& p, Rights r) {
+  return grant_rule(db_, admin, user_id, p, r);
+}
+bool Vault::revoke(const Actor& admin, std::int64_t user_id, const VaultPath& p) {
+  return revoke_rule(db_, admin, user_id, p);
+}
+
+std::vector<db::vault::RuleRow> list_rules(db::Database& db) {
   std::vector<db::vault::RuleRow> rows;
-  db_.run([&](db::Connection& c) { rows = db::vault::all_rules(c); }, db::Retry::OnLostConnection);
+  db.run([&](db::Connection& c) { rows = db::vault::all_rules(c); }, db::Retry::OnLostConnection);
   return rows;
 }
 
-std::int64_t Vault::grant(const Actor& admin, std::int64_t user_id, const VaultPath& p, Rights r) {
+std::int64_t grant_rule(db::Database& db, const Actor& admin, std::int64_t user_id, const VaultPath& p, Rights r) {
   std::string what = std::string(r.read ? "r" : "-") + (r.write ? "w" : "-") + (r.del ? "d" : "-");
-  return audited(*this, admin, "grant", p.display(), "user " + std::to_string(user_id) + " " + what, [&] {
+  return audited(db, admin, "grant", p.display(), "user " + std::to_string(user_id) + " " + what, [&] {
     std::int64_t id = 0;
-    db_.run(
+    db.run(
         [&](db::Connection& c) {
           if (!db::users::find_by_id(c, user_id)) throw NotFound("User not found");
           id = db::vault::upsert_rule(c, {0, user_id, {}, p.relative(), r.read, r.write, r.del});
@@ -246,11 +259,10 @@ std::int64_t Vault::grant(const Actor& admin, std::int64_t user_id, const VaultP
   });
 }
 
-bool Vault::revoke(const Actor& admin, std::int64_t user_id, const VaultPath& p) {
-  return audited(*this, admin, "revoke", p.display(), "user " + std::to_string(user_id), [&] {
+bool revoke_rule(db::Database& db, const Actor& admin, std::int64_t user_id, const VaultPath& p) {
+  return audited(db, admin, "revoke", p.display(), "user " + std::to_string(user_id), [&] {
     bool removed = false;
-    db_.run([&](db::Connection& c) { removed = db::vault::delete_rule_at(c, user_id, p.relative()); },
-            db::Retry::Never);
+    db.run([&](db::Connection& c) { removed = db::vault::delete_rule_at(c, user_id, p.relative()); }, db::Retry::Never);
     if (!removed) throw NotFound("No such rule");
     return removed;
   });
@@ -265,7 +277,7 @@ std::vector<db::vault::AuditRow> Vault::audit_log(std::int64_t before_id, int li
 std::vector<Saved> Vault::upload(const Actor& a, const VaultPath& folder, bool overwrite, const std::string& boundary,
                                  const std::function<std::size_t(char*, std::size_t)>& read) {
   std::optional<Upload> up;
-  return audited(*this, a, "upload", folder.display(), "", [&] {
+  return audited(db_, a, "upload", folder.display(), "", [&] {
     up.emplace(*this, a, folder, overwrite);
     MultipartParser parser(boundary, *up);
     std::string buf(64 * 1024, '\0');  // memory per upload: this chunk plus one part header block

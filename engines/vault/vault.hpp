@@ -120,6 +120,13 @@ class Vault {
   Store store_;
 };
 
+// Rules and the audit log need no files: dozorctl uses these without opening vault.root.
+std::vector<db::vault::RuleRow> list_rules(db::Database& db);
+std::int64_t grant_rule(db::Database& db, const Actor& admin, std::int64_t user_id, const VaultPath& p, Rights r);
+bool revoke_rule(db::Database& db, const Actor& admin, std::int64_t user_id, const VaultPath& p);  // NotFound
+void write_audit(db::Database& db, const Actor& a, const std::string& action, const std::string& path,
+                 const std::string& target, const std::string& outcome);
+
 // Throws NotFound or Forbidden unless `a` holds every right of `need` on `p`.
 void require(const Access& a, const VaultPath& p, Rights need);
 

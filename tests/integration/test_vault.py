@@ -9,6 +9,7 @@ import http.client
 import os
 import secrets
 import signal
+import subprocess
 import time
 import unicodedata
 import unittest
@@ -552,6 +553,25 @@ class VaultTest(unittest.TestCase):
         r = dc.post("/api/admin/vault/rules/revoke", {"user_id": self.bob.id, "path": "/shared-%s" % self.tag},
                     token=dc.admin_token())
         self.assertEqual(r.status, 200, r)
+
+    def test_dozorctl_grants_lists_and_revokes_rules(self):
+        base = self.fresh("ctl")
+        self.assertEqual(self.admin.save(base + "/f.txt", "ctl").status, 200)
+
+        def ctl(*args):
+            return subprocess.run([str(dc.BIN_DIR / "dozorctl"), "--config", str(dc.STATE_DIR / "dozor.toml"),
+                                   "vault", *args], capture_output=True, text=True, timeout=60)
+        self.assertEqual(self.a.download(base + "/f.txt").status, 404)
+        r = ctl("grant", "--username", self.alice.username, "--path", base, "--read")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.a.download(base + "/f.txt").status, 200)
+        r = ctl("rules")
+        self.assertIn("%s\t%s\tr--" % (self.alice.username, base), r.stdout)
+        r = ctl("grant", "--username", self.alice.username, "--path", base + "/../x", "--read")
+        self.assertNotEqual(r.returncode, 0)
+        r = ctl("revoke", "--username", self.alice.username, "--path", base)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.a.download(base + "/f.txt").status, 404)
 
 
 if __name__ == "__main__":
