@@ -161,6 +161,7 @@ class VaultTest(unittest.TestCase):
     def test_oversized_password_is_refused(self):
         r = login(self.alice.username, "x" * 8192)
         self.assertEqual(r.status, 413, r)
+        self.assertEqual(r.json, {"detail": "Request body too large"})
 
     def test_login_from_a_foreign_origin_is_refused(self):
         r = login(self.alice.username, self.alice.password, headers={"Origin": "https://evil.example"})
