@@ -94,11 +94,12 @@ class Session:
         return self.get("download", path)
 
 
-def login(username: str, password: str, headers: dict | None = None) -> dc.Response:
+def login(username: str, password: str, headers: dict | None = None, source: str | None = None) -> dc.Response:
     h = {"Origin": ORIGIN}
     h.update(headers or {})
-    dc._pace_login()
-    return dc.post("/vault/login", {"username": username, "password": password}, headers=h)
+    if source is None:
+        dc._pace_login()
+    return dc.post("/vault/login", {"username": username, "password": password}, headers=h, source=source)
 
 
 def grant(user_id: int, path: str, read=False, write=False, delete=False) -> None:
@@ -157,6 +158,20 @@ class VaultTest(unittest.TestCase):
         r = login(self.alice.username, "wrong-" + secrets.token_hex(4))
         self.assertEqual(r.status, 401, r)
         self.assertIsNone(cookie_of(r))
+
+    def test_login_abuse_is_throttled_by_the_shared_login_throttle(self):
+        u = dc.create_user("vthrottle")
+        try:
+            source = dc.fresh_source()
+            statuses = [login(u.username, "wrong-%d" % i, source=source).status for i in range(8)]
+            self.assertEqual(statuses[0], 401)
+            self.assertIn(429, statuses)
+            r = login(u.username, u.password, source=source)
+            self.assertEqual(r.status, 429, r)
+            self.assertTrue(r.header("Retry-After"))
+            self.assertIsNone(cookie_of(r))
+        finally:
+            dc.delete_user(u.id)
 
     def test_oversized_password_is_refused(self):
         r = login(self.alice.username, "x" * 8192)
