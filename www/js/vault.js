@@ -64,6 +64,27 @@ async function act(fn) {
   }
 }
 
+/** Asks for one line of text in a modal dialog; resolves with it, or null when cancelled. */
+function askText(title, initial = '') {
+  return new Promise((resolve) => {
+    const headingId = `dlg-title-${Math.random().toString(36).slice(2)}`;
+    const input = el('input', { type: 'text', class: 'input', 'aria-labelledby': headingId, value: initial });
+    const cancel = el('button', { type: 'button', class: 'btn btn-ghost' }, t('common.cancel'));
+    const ok = el('button', { type: 'submit', class: 'btn btn-primary' }, t('vault.ok'));
+    const form = el('form', { method: 'dialog', class: 'form' }, input, el('div', { class: 'dialog-actions' }, cancel, ok));
+    const dialog = el('dialog', { class: 'dialog', 'aria-labelledby': headingId },
+      el('h2', { id: headingId, class: 'dialog-title' }, title), form);
+    let result = null;
+    cancel.addEventListener('click', () => dialog.close());
+    form.addEventListener('submit', () => { result = input.value.trim() || null; });
+    dialog.addEventListener('close', () => { dialog.remove(); resolve(result); });
+    document.body.append(dialog);
+    dialog.showModal();
+    input.focus();
+    input.select();
+  });
+}
+
 function breadcrumbs() {
   const nav = el('nav', { class: 'vault-crumbs', 'aria-label': t('vault.location') });
   const parts = data.path.split('/').filter(Boolean);
@@ -101,9 +122,11 @@ function rowFor(entry) {
   if (data.rights.write) {
     actions.append(el('button', {
       type: 'button', class: 'btn btn-ghost btn-sm', 'aria-label': t('vault.renameNamed', { name: entry.name }),
-      onclick: () => {
-        const to = prompt(t('vault.renamePrompt'), entry.name);
-        if (to && to !== entry.name) act(() => mutate('POST', '/vault/rename', { from: path, to: join(data.path, to) }));
+      onclick: async () => {
+        const to = await askText(t('vault.renamePrompt'), entry.name);
+        if (!to || to === entry.name) return;
+        // A name stays in this folder; a path starting with '/' moves the entry there.
+        act(() => mutate('POST', '/vault/rename', { from: path, to: to.startsWith('/') ? to : join(data.path, to) }));
       },
     }, t('vault.rename')));
   }
@@ -158,7 +181,9 @@ function render() {
   const filter = el('input', { type: 'search', id: 'vault-filter', 'aria-label': t('vault.filter'), placeholder: t('vault.filter') });
   filter.addEventListener('input', () => { state.filter = filter.value; renderTable(tbody); });
   const sort = el('select', { id: 'vault-sort', 'aria-label': t('vault.sort') },
-    ...['name', 'size', 'modified'].map((k) => el('option', { value: k }, t(`vault.sort.${k}`))));
+    el('option', { value: 'name' }, t('vault.sort.name')),
+    el('option', { value: 'size' }, t('vault.sort.size')),
+    el('option', { value: 'modified' }, t('vault.sort.modified')));
   sort.addEventListener('change', () => { state.sort = sort.value; renderTable(tbody); });
   const order = el('button', { type: 'button', class: 'btn btn-ghost btn-sm', 'aria-label': t('vault.order') }, '↕');
   order.addEventListener('click', () => { state.dir = -state.dir; renderTable(tbody); });
@@ -173,8 +198,8 @@ function render() {
       el('label', { class: 'vault-check' }, el('input', { type: 'checkbox', id: 'vault-overwrite' }), t('vault.overwrite')),
       el('button', {
         type: 'button', class: 'btn btn-ghost btn-sm',
-        onclick: () => {
-          const name = prompt(t('vault.folderPrompt'));
+        onclick: async () => {
+          const name = await askText(t('vault.folderPrompt'));
           if (name) act(() => mutate('POST', '/vault/create_folder', { path: join(data.path, name) }));
         },
       }, t('vault.newFolder')));
