@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+
 #include <string>
+#include "fcgi/http_error.hpp"
 
 namespace dozor::fcgi {
 
@@ -11,7 +13,7 @@ std::size_t FcgiBodyStream::read(char* buf, std::size_t n) {
   if (left_ <= 0) return 0;
   if (static_cast<long long>(n) > left_) n = static_cast<std::size_t>(left_);
   int got = FCGX_GetStr(buf, static_cast<int>(std::min<std::size_t>(n, 1 << 20)), in_);
-  if (got <= 0) throw std::runtime_error("the request body ended before its Content-Length");
+  if (got <= 0) throw http::HttpError(400, "The request body ended before its Content-Length");
   left_ -= got;
   return static_cast<std::size_t>(got);
 }
