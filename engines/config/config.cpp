@@ -155,8 +155,8 @@ std::map<std::string, Setter> setters(Config& c) {
       {"vault.max_upload", int_setter(c.vault.max_upload, 1, kBig)},
       {"vault.quota", int_setter(c.vault.quota, 0, kBig * 1024)},
       {"vault.trash_days", int_setter(c.vault.trash_days, 1, 3650)},
-      {"vault.session_idle", int_setter(c.vault.session_idle, 60, 7 * 86400)},
-      {"vault.session_absolute", int_setter(c.vault.session_absolute, 300, 30 * 86400)},
+      {"vault.session_idle", int_setter(c.vault.session_idle, 60, std::int64_t{7} * 86400)},
+      {"vault.session_absolute", int_setter(c.vault.session_absolute, 300, std::int64_t{30} * 86400)},
   };
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include "engines/limits.hpp"
 
@@ -115,7 +116,7 @@ std::optional<std::string> multipart_boundary(std::string_view content_type) {
 }
 
 MultipartParser::MultipartParser(std::string boundary, MultipartSink& sink)
-    : delimiter_("\r\n--" + boundary), sink_(sink), buf_("\r\n") {}  // the first boundary needs no CRLF
+    : delimiter_("\r\n--" + std::move(boundary)), sink_(sink), buf_("\r\n") {}  // the first boundary needs no CRLF
 
 void MultipartParser::parse_headers(std::string_view block) {
   PartHeaders h;

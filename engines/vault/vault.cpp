@@ -227,6 +227,7 @@ std::vector<TrashItem> Vault::trash(const Actor& a) {
   std::vector<db::vault::TrashRow> rows;
   db_.run([&](db::Connection& c) { rows = db::vault::trash_of(c, a.user.id); }, db::Retry::OnLostConnection);
   std::vector<TrashItem> out;
+  out.reserve(rows.size());
   for (const auto& r : rows) out.push_back({r.id, r.original_path, r.is_dir, r.size, r.trashed_at});
   return out;
 }
@@ -280,7 +281,7 @@ std::vector<Saved> Vault::upload(const Actor& a, const VaultPath& folder, bool o
   return audited(db_, a, "upload", folder.display(), "", [&] {
     up.emplace(*this, a, folder, overwrite);
     MultipartParser parser(boundary, *up);
-    std::string buf(64 * 1024, '\0');  // memory per upload: this chunk plus one part header block
+    std::string buf(std::size_t{64} * 1024, '\0');  // memory per upload: this chunk plus one part header block
     while (std::size_t n = read(buf.data(), buf.size())) parser.feed(std::string_view(buf.data(), n));
     parser.finish();
     return up->saved();
