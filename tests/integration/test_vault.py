@@ -522,6 +522,10 @@ class VaultTest(unittest.TestCase):
             pass
         conn.close()
         dc.wait_until(lambda: dc.worker_pids() and not (dc.worker_pids() & workers), 60)
+        # nginx's kept upstream connections went to the killed workers; a POST on one would be a
+        # 502 (never retried): a reload gives nginx fresh ones.
+        dc.stackctl("start-nginx")
+        self.assertTrue(dc.wait_until(lambda: self.a.mkdir(self.home).status == 409, 30))
         dc.wait_until(lambda: dc.get("/health").status == 200, 60)
         self.assertEqual((disk / "killed.txt").read_text(), "before the kill")
         self.assertEqual([p for p in disk.iterdir() if p.name.startswith(".vault-")], [])
