@@ -48,4 +48,12 @@ inline constexpr int kKioskIntervalMax = 86400;
 inline constexpr std::size_t kLocationChars = 64;  // checks.location, daemon_heartbeats.location
 inline constexpr int kMaxLocations = 16;           // service_state.failed_locations holds this many
 
+// File vault (per-file size, quota, trash and session times are config keys: vault.*)
+inline constexpr std::size_t kVaultPartHeaderBytes = 8192;  // the header block of one multipart part
+inline constexpr std::size_t kVaultUploadParts = 1000;      // parts in one upload request
+inline constexpr std::size_t kVaultFieldBytes = 65536;      // a non-file multipart field
+inline constexpr std::size_t kVaultListEntries = 100000;    // entries one listing returns
+inline constexpr std::int64_t kVaultMultipartOverhead = std::int64_t{1}
+                                                        << 20;  // an upload body beyond vault.max_upload
+
 }  // namespace dozor::limits

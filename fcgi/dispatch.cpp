@@ -3,6 +3,7 @@
 #include "engines/errors.hpp"
 #include "fcgi/error_mapping.hpp"
 #include "fcgi/http_error.hpp"
+#include "fcgi/vault_guard.hpp"
 
 namespace dozor::http {
 namespace {
@@ -49,6 +50,8 @@ Response dispatch_body(const Router& router, App& app, const Request& req) {
       handlers::Context ctx{req, std::move(m.params), app};
       return (*open)(ctx);
     }
+    if (m.route->access == Access::Vault || m.route->access == Access::VaultWrite)
+      return dispatch_vault(*m.route, std::move(m.params), app, req);
     auto token = bearer_token(req);
     if (token.empty()) throw Unauthenticated("no token");
     auto user = app.auth.authenticate(token);

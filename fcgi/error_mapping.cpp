@@ -6,6 +6,9 @@
 #include "db/errors.hpp"
 #include "engines/errors.hpp"
 #include "engines/secrets.hpp"
+#include "engines/vault/multipart.hpp"
+#include "engines/vault/path.hpp"
+#include "engines/vault/store.hpp"
 #include "fcgi/http_error.hpp"
 
 namespace dozor::http {
@@ -104,6 +107,16 @@ Response response_for(const std::exception_ptr& e) {
   } catch (const InvalidField& f) {
     return validation_response(
         ValidationFailed({{"value_error", {"body", f.field}, std::string("Value error, ") + f.what(), {}, {}}}));
+  } catch (const vault::InvalidPath& p) {
+    // Names inside an upload body; path parameters are located precisely by their handlers.
+    return validation_response(
+        ValidationFailed({{"value_error", {"body", "filename"}, std::string("Value error, ") + p.what(), {}, {}}}));
+  } catch (const vault::TooLarge& t) {
+    return Response::error(413, t.what());
+  } catch (const vault::NoSpace& n) {
+    return Response::error(507, n.what());
+  } catch (const vault::MultipartError& m) {
+    return Response::error(400, std::string("Malformed upload: ") + m.what());
   } catch (const Forbidden& f) {
     return Response::error(403, f.what());
   } catch (const NotFound& n) {

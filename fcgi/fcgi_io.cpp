@@ -1,11 +1,25 @@
 #include "fcgi/fcgi_io.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
+
 #include <string>
+#include "fcgi/http_error.hpp"
 
 namespace dozor::fcgi {
 
-ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& out) {
+std::size_t FcgiBodyStream::read(char* buf, std::size_t n) {
+  if (left_ <= 0) return 0;
+  if (static_cast<long long>(n) > left_) n = static_cast<std::size_t>(left_);
+  int got = FCGX_GetStr(buf, static_cast<int>(std::min<std::size_t>(n, 1 << 20)), in_);
+  if (got <= 0) throw http::HttpError(400, "The request body ended before its Content-Length");
+  left_ -= got;
+  return static_cast<std::size_t>(got);
+}
+
+ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& out, const StreamDecider& decide,
+                        std::optional<FcgiBodyStream>* stream) {
   long long content_length = 0;
   std::size_t header_count = 0;
   for (char** p = req.envp; p && *p; ++p) {
@@ -37,6 +51,13 @@ ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& ou
   if (out.method.empty() || !http::parse_target(out.raw_target, out)) return ReadStatus::BadRequest;
   if (auto cookie = out.header("cookie")) out.cookies = http::parse_cookies(*cookie);
   if (content_length < 0) return ReadStatus::BadRequest;
+  if (long long limit = decide && stream ? decide(out) : 0; limit > 0) {
+    if (content_length > limit) return ReadStatus::TooLarge;
+    stream->emplace(req.in, content_length);
+    out.body_stream = &**stream;
+    out.content_length = content_length;
+    return ReadStatus::Ok;
+  }
   if (content_length > max_body) return ReadStatus::TooLarge;
   out.body.resize(static_cast<std::size_t>(content_length));
   std::size_t got = 0;

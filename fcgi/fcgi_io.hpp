@@ -3,6 +3,9 @@
 // Copying between libfcgi's request and Dozor's owned Request/Response.
 #include <fcgiapp.h>
 
+#include <functional>
+#include <optional>
+
 #include "fcgi/request.hpp"
 #include "fcgi/response.hpp"
 
@@ -12,8 +15,26 @@ constexpr std::size_t kMaxHeaders = limits::kRequestHeaders;
 
 enum class ReadStatus { Ok, BadRequest, TooLarge };
 
+// The body of one request read from libfcgi as the handler asks for it.
+class FcgiBodyStream : public http::BodyStream {
+ public:
+  FcgiBodyStream(FCGX_Stream* in, long long length) : in_(in), left_(length) {}
+  std::size_t read(char* buf, std::size_t n) override;
+  bool fully_read() const { return left_ == 0; }
+
+ private:
+  FCGX_Stream* in_;
+  long long left_;
+};
+
+// Routes whose body is streamed: the byte limit for the request, or 0 to read it whole.
+using StreamDecider = std::function<long long(const http::Request&)>;
+
 // Fills `out` from the params and stdin of `req`; the body is read only when within max_body.
-ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& out);
+// When `decide` gives a limit for the request, the body is left unread and `out.body_stream`
+// points to `stream` instead (set up here).
+ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& out, const StreamDecider& decide = {},
+                        std::optional<FcgiBodyStream>* stream = nullptr);
 
 void write_response(FCGX_Request& req, const http::Response& res);
 

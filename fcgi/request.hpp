@@ -9,6 +9,14 @@
 
 namespace dozor::http {
 
+// The body of a request whose route streams it (vault uploads) instead of reading it whole.
+class BodyStream {
+ public:
+  virtual ~BodyStream() = default;
+  // Up to n bytes of the body; 0 at its end. Throws when the connection breaks first.
+  virtual std::size_t read(char* buf, std::size_t n) = 0;
+};
+
 struct Request {
   std::string method;
   std::string raw_target;                                  // REQUEST_URI exactly as the client sent it
@@ -18,6 +26,10 @@ struct Request {
   std::map<std::string, std::string> cookies;
   std::string remote_addr;
   std::string body;
+  // Set instead of `body` on streamed routes (fcgi::WorkerLimits::stream_body); valid during
+  // the handler call only.
+  BodyStream* body_stream = nullptr;
+  long long content_length = 0;
 
   std::optional<std::string> header(std::string_view name) const;
   std::optional<std::string> query_param(std::string_view name) const;

@@ -58,6 +58,7 @@ const char* reason_phrase(int status) {
     case 502: return "Bad Gateway";
     case 503: return "Service Unavailable";
     case 504: return "Gateway Timeout";
+    case 507: return "Insufficient Storage";
   }
   // An unlisted code still gets the phrase of its class, never an empty or made-up one.
   if (status >= 200 && status < 300) return "OK";

@@ -28,10 +28,13 @@ std::string decode(std::string_view seg) {
 }  // namespace
 
 void Router::add(Route r) {
-  bool public_handler = std::holds_alternative<PublicHandler>(r.handler);
-  if (public_handler != (r.access == Access::Public))
+  bool vault_access = r.access == Access::Vault || r.access == Access::VaultWrite;
+  bool paired = std::holds_alternative<PublicHandler>(r.handler)  ? r.access == Access::Public
+                : std::holds_alternative<VaultHandler>(r.handler) ? vault_access
+                                                                  : !vault_access && r.access != Access::Public;
+  if (!paired)
     throw std::logic_error("route " + r.method + " " + r.pattern +
-                           ": public routes take a PublicHandler, authenticated routes a UserHandler");
+                           ": public routes take a PublicHandler, vault routes a VaultHandler, others a UserHandler");
   Compiled c{{}, routes_.size()};
   for (auto seg : split_path(r.pattern)) {
     if (seg.size() > 2 && seg.front() == '{' && seg.back() == '}') {

@@ -15,13 +15,16 @@
 
 namespace dozor::http {
 
-enum class Access { Public, User, Admin };
+// Vault: the vault's session cookie (never a bearer token); VaultWrite: that plus the Origin,
+// Sec-Fetch-Site and CSRF-token checks of a mutating request (fcgi/vault_guard.hpp).
+enum class Access { Public, User, Admin, Vault, VaultWrite };
 
 using PublicHandler = std::function<Response(handlers::Context&)>;
 using UserHandler = std::function<Response(handlers::UserContext&)>;
+using VaultHandler = std::function<Response(handlers::VaultContext&)>;
 // A public route takes a PublicHandler, a User or Admin route a UserHandler: Router::add
 // refuses any other pairing, so no handler runs without the caller its type promises.
-using Handler = std::variant<PublicHandler, UserHandler>;
+using Handler = std::variant<PublicHandler, UserHandler, VaultHandler>;
 
 struct Route {
   std::string method;

@@ -15,6 +15,7 @@ Router build_router() {
   // Wraps a function so that the variant holds the right alternative without a cast per line.
   auto pub = [](Response (*fn)(h::Context&)) { return Handler(PublicHandler(fn)); };
   auto usr = [](Response (*fn)(h::UserContext&)) { return Handler(UserHandler(fn)); };
+  auto vlt = [](Response (*fn)(h::VaultContext&)) { return Handler(VaultHandler(fn)); };
 
   for (const char* path : {"/health", "/api/health", "/api/v1/health"})
     add("GET", path, pub(h::health), Access::Public);
@@ -80,6 +81,26 @@ Router build_router() {
     add("POST", std::string(prefix) + "/notify/channels/bulk", usr(h::notify_bulk), Access::User);
     add("POST", std::string(prefix) + "/notify/test", usr(h::notify_test), Access::User);
   }
+
+  // File vault (spec §4.9, docs/vault.md): the session cookie, never a bearer token. GET
+  // /vault/login is the static page nginx serves; its form posts here.
+  add("POST", "/vault/login", pub(h::vault_login), Access::Public);
+  add("POST", "/vault/logout", vlt(h::vault_logout), Access::VaultWrite);
+  add("GET", "/vault/me", vlt(h::vault_me), Access::Vault);
+  add("GET", "/vault/browse", vlt(h::vault_browse), Access::Vault);
+  add("GET", "/vault/download", vlt(h::vault_download), Access::Vault);
+  add("GET", "/vault/view", vlt(h::vault_view), Access::Vault);
+  add("POST", "/vault/upload", vlt(h::vault_upload), Access::VaultWrite);
+  add("POST", "/vault/create_folder", vlt(h::vault_create_folder), Access::VaultWrite);
+  add("POST", "/vault/save_file", vlt(h::vault_save_file), Access::VaultWrite);
+  add("POST", "/vault/rename", vlt(h::vault_rename), Access::VaultWrite);
+  add("DELETE", "/vault/delete", vlt(h::vault_delete), Access::VaultWrite);
+  add("GET", "/vault/trash", vlt(h::vault_trash), Access::Vault);
+  add("POST", "/vault/restore", vlt(h::vault_restore), Access::VaultWrite);
+  add("GET", "/api/admin/vault/rules", usr(h::admin_vault_rules), Access::Admin);
+  add("POST", "/api/admin/vault/rules", usr(h::admin_vault_grant), Access::Admin);
+  add("POST", "/api/admin/vault/rules/revoke", usr(h::admin_vault_revoke), Access::Admin);
+  add("GET", "/api/admin/vault/audit", usr(h::admin_vault_audit), Access::Admin);
   return r;
 }
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -86,8 +87,13 @@ int accept_connection(int listen_fd) {
 
 http::Response answer(FCGX_Request& req, const WorkerLimits& limits, const RequestHandler& handle) {
   http::Request in;
-  switch (read_request(req, limits.max_body, in)) {
-    case ReadStatus::Ok: return handle(in);
+  std::optional<FcgiBodyStream> stream;
+  switch (read_request(req, limits.max_body, in, limits.stream_body, &stream)) {
+    case ReadStatus::Ok: {
+      http::Response out = handle(in);
+      if (stream && !stream->fully_read()) close_after_answer(req);  // the unread rest is not a request
+      return out;
+    }
     case ReadStatus::BadRequest: close_after_answer(req); return http::Response::error(400, "Bad request");
     case ReadStatus::TooLarge:
       close_after_answer(req);  // the unread body must not be taken for the next request

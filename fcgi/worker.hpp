@@ -13,6 +13,8 @@ struct WorkerLimits {
   long long max_requests = 0;  // then the worker exits and the master starts a fresh one
   long long max_body = 1 << 20;
   int shutdown_timeout = 10;
+  // Requests whose body the handler streams (see fcgi_io.hpp): their byte limit, or 0.
+  std::function<long long(const http::Request&)> stream_body;
 };
 
 using RequestHandler = std::function<http::Response(const http::Request&)>;

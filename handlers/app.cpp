@@ -30,6 +30,8 @@ App::App(config::Config c)
       passwords(auth::PasswordPolicy::load(cfg.paths.common_passwords,
                                            static_cast<std::size_t>(cfg.auth.min_password_length))),
       egress(cfg.scanner.allow_private_targets),
-      check_slots(slots_file(cfg), slot_limits(cfg)) {}
+      check_slots(slots_file(cfg), slot_limits(cfg)),
+      vault_sessions(db, cfg.vault),
+      vault(db, cfg.vault) {}
 
 }  // namespace dozor

@@ -9,6 +9,8 @@
 #include "engines/monitor/check_slots.hpp"
 #include "engines/monitor/status_page.hpp"
 #include "engines/net/egress_policy.hpp"
+#include "engines/vault/sessions.hpp"
+#include "engines/vault/vault.hpp"
 
 namespace dozor {
 
@@ -20,6 +22,8 @@ struct App {
   net::EgressPolicy egress;
   monitor::CheckSlots check_slots;  // shared by every worker process (limits.check_slots*)
   monitor::StatusPageCache status_pages;
+  vault::Sessions vault_sessions;
+  vault::Vault vault;
 
   explicit App(config::Config c);
 };

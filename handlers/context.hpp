@@ -6,6 +6,7 @@
 #include <string>
 
 #include "db/users_repo.hpp"
+#include "engines/vault/sessions.hpp"
 #include "fcgi/request.hpp"
 #include "fcgi/response.hpp"
 #include "handlers/app.hpp"
@@ -20,6 +21,11 @@ struct Context {
 
 struct UserContext : Context {
   const db::users::User& caller;  // authenticated (and admin on admin routes) by dispatch
+};
+
+// Vault routes: authenticated by the vault session cookie (and, when mutating, its CSRF token).
+struct VaultContext : UserContext {
+  const vault::Session& session;
 };
 
 }  // namespace dozor::handlers

@@ -49,4 +49,23 @@ Response channels_delete(UserContext& ctx);
 Response notify_bulk(UserContext& ctx);
 Response notify_test(UserContext& ctx);
 
+// File vault (docs/vault.md)
+Response vault_login(Context& ctx);
+Response vault_logout(VaultContext& ctx);
+Response vault_me(VaultContext& ctx);
+Response vault_browse(VaultContext& ctx);
+Response vault_download(VaultContext& ctx);
+Response vault_view(VaultContext& ctx);
+Response vault_upload(VaultContext& ctx);
+Response vault_create_folder(VaultContext& ctx);
+Response vault_save_file(VaultContext& ctx);
+Response vault_rename(VaultContext& ctx);
+Response vault_delete(VaultContext& ctx);
+Response vault_trash(VaultContext& ctx);
+Response vault_restore(VaultContext& ctx);
+Response admin_vault_rules(UserContext& ctx);
+Response admin_vault_grant(UserContext& ctx);
+Response admin_vault_revoke(UserContext& ctx);
+Response admin_vault_audit(UserContext& ctx);
+
 }  // namespace dozor::handlers

@@ -9,6 +9,7 @@
 #include "engines/auth/password_policy.hpp"
 #include "engines/config/command_line.hpp"
 #include "engines/config/config.hpp"
+#include "engines/limits.hpp"
 #include "engines/net/multi_fetch.hpp"
 #include "fcgi/dispatch.hpp"
 #include "fcgi/routes.hpp"
@@ -62,8 +63,13 @@ int main(int argc, char** argv) {
       dozor::db::init_driver();
       dozor::App app(cfg);
       auto router = dozor::http::build_router();
-      dozor::fcgi::WorkerLimits limits{cfg.server.threads, cfg.server.max_requests, cfg.server.max_body,
-                                       cfg.server.shutdown_timeout};
+      dozor::fcgi::WorkerLimits limits{
+          cfg.server.threads, cfg.server.max_requests, cfg.server.max_body, cfg.server.shutdown_timeout, {}};
+      // Vault uploads go to disk as they arrive (bounded memory), never read whole.
+      const long long upload_limit = cfg.vault.max_upload + dozor::limits::kVaultMultipartOverhead;
+      limits.stream_body = [upload_limit](const dozor::http::Request& r) -> long long {
+        return r.method == "POST" && r.raw_path == "/vault/upload" ? upload_limit : 0;
+      };
       return dozor::fcgi::run_worker(
           listen_fd, limits, [&](const dozor::http::Request& req) { return dozor::http::dispatch(router, app, req); });
     };

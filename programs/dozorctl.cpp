@@ -16,6 +16,7 @@
 #include "engines/net/multi_fetch.hpp"
 #include "engines/notify/outbox.hpp"
 #include "engines/users/user_admin.hpp"
+#include "engines/vault/vault.hpp"
 #include "handlers/validation.hpp"
 
 namespace {
@@ -29,6 +30,10 @@ constexpr const char* kUsage =
     "  user add --username U --email E [--admin] --password-stdin\n"
     "  user passwd --username U --password-stdin\n"
     "  user list\n"
+    "  vault grant --username U --path P [--read] [--write] [--delete]\n"
+    "                                            set U's rights on the path prefix P (none = deny)\n"
+    "  vault revoke --username U --path P        remove U's rule on P\n"
+    "  vault rules                               list every vault rule\n"
     "  config check                              validate the config file and the JWT key\n"
     "  notify send-pending                       deliver the due notifications once (dozord does it\n"
     "                                            every second; this is for scripts and tests)\n";
@@ -98,6 +103,42 @@ int user_command(const dozor::config::Config& cfg, const std::vector<std::string
   return 2;
 }
 
+// Vault rules (docs/vault.md): the same engine calls as /api/admin/vault/rules, audited as
+// done by "dozorctl" from the shell.
+int vault_command(const dozor::config::Config& cfg, const std::vector<std::string>& args) {
+  auto db = open_db(cfg);
+  const std::string sub = args.size() > 1 ? args[1] : "";
+  if (sub == "rules") {
+    for (const auto& r : dozor::vault::list_rules(db))
+      std::cout << r.username << "\t/" << r.path << "\t" << (r.read ? "r" : "-") << (r.write ? "w" : "-")
+                << (r.del ? "d" : "-") << "\n";
+    return 0;
+  }
+  std::string username = option(args, "--username");
+  std::string raw_path = option(args, "--path");
+  if ((sub != "grant" && sub != "revoke") || username.empty() || raw_path.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  auto user = dozor::users::find_by_name(db, username);
+  if (!user) throw std::runtime_error("no such user: " + username);
+  auto path = dozor::vault::VaultPath::parse(raw_path);
+  dozor::db::users::User shell;
+  shell.username = "dozorctl";
+  shell.id = 0;
+  dozor::vault::Actor actor{shell, "local"};
+  if (sub == "grant") {
+    dozor::vault::Rights r{flag(args, "--read"), flag(args, "--write"), flag(args, "--delete")};
+    dozor::vault::grant_rule(db, actor, user->id, path, r);
+    std::cout << "vault: " << user->username << " on " << path.display() << ": " << (r.read ? "r" : "-")
+              << (r.write ? "w" : "-") << (r.del ? "d" : "-") << "\n";
+  } else {
+    dozor::vault::revoke_rule(db, actor, user->id, path);
+    std::cout << "vault: rule of " << user->username << " on " << path.display() << " removed\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -133,6 +174,10 @@ int main(int argc, char** argv) {
       for (int v : applied) std::cout << "migrate: applied " << v << "\n";
       return 0;
     }
+    if (args[0] == "vault") {
+      dozor::db::init_driver();
+      return vault_command(cfg, args);
+    }
     if (args[0] == "user") {
       dozor::db::init_driver();
       return user_command(cfg, args);
@@ -165,6 +210,12 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const dozor::InvalidField& e) {
     std::cerr << "dozorctl: " << e.field << ": " << e.what() << "\n";
+    return 1;
+  } catch (const dozor::vault::InvalidPath& e) {
+    std::cerr << "dozorctl: invalid path: " << e.what() << "\n";
+    return 1;
+  } catch (const dozor::NotFound& e) {
+    std::cerr << "dozorctl: " << e.what() << "\n";
     return 1;
   } catch (const dozor::Conflict& e) {
     std::cerr << "dozorctl: " << e.what() << "\n";

@@ -162,6 +162,13 @@ std::map<std::string, Setter> setters(Config& c) {
       {"scanner.allow_private_targets", bool_setter(c.scanner.allow_private_targets)},
       {"paths.migrations", string_setter(c.paths.migrations)},
       {"paths.common_passwords", string_setter(c.paths.common_passwords)},
+      {"vault.root", string_setter(c.vault.root)},
+      {"vault.origins", string_setter(c.vault.origins)},
+      {"vault.max_upload", int_setter(c.vault.max_upload, 1, kBig)},
+      {"vault.quota", int_setter(c.vault.quota, 0, kBig * 1024)},
+      {"vault.trash_days", int_setter(c.vault.trash_days, 1, 3650)},
+      {"vault.session_idle", int_setter(c.vault.session_idle, 60, std::int64_t{7} * 86400)},
+      {"vault.session_absolute", int_setter(c.vault.session_absolute, 300, std::int64_t{30} * 86400)},
   };
 }
 
@@ -231,6 +238,9 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
   // A location is a list element in service_state.failed_locations (comma-separated).
   if (!valid_location(c.monitor.location))
     problems << "config: monitor.location must be 1-64 characters of A-Z a-z 0-9 . _ -\n";
+  if (c.vault.root.empty() || c.vault.root.front() != '/') problems << "config: vault.root must be an absolute path\n";
+  if (c.vault.session_idle > c.vault.session_absolute)
+    problems << "config: vault.session_idle must not exceed vault.session_absolute\n";
   if (!problems.str().empty()) throw ConfigError(problems.str());
   return c;
 }

@@ -94,6 +94,19 @@ struct PathsConfig {
   std::string common_passwords = "/usr/share/dozor/passwords/common-passwords.txt";
 };
 
+// The file vault (docs/vault.md).
+struct VaultConfig {
+  std::string root = "/var/lib/dozor/vault";
+  // Origins a mutating request may come from ("https://files.example.com", space separated).
+  // Empty: the request's own https://Host (a cross-site page cannot set another site's Host).
+  std::string origins;
+  std::int64_t max_upload = std::int64_t{1} << 30;  // bytes per uploaded file
+  std::int64_t quota = std::int64_t{10} << 30;      // bytes a user's uploads may add; 0 = no quota
+  int trash_days = 30;
+  int session_idle = 1800;       // seconds without a request before a session ends
+  int session_absolute = 43200;  // seconds after login when a session ends regardless
+};
+
 struct Config {
   ServerConfig server;
   DatabaseConfig database;
@@ -103,6 +116,7 @@ struct Config {
   NotifyConfig notify;
   ScannerConfig scanner;
   PathsConfig paths;
+  VaultConfig vault;
 };
 
 // Thrown with every problem found, one per line.

@@ -8,7 +8,8 @@ NGINX_ARGS=(-p "$STATE/nginx/" -c "$STATE/nginx/nginx.conf" -e "$LOG/nginx-error
 nginx_render() {
   "$REPO/nginx/render" dev --out "$STATE/nginx" --state "$STATE" --www "$WWW" \
     --https-port "$HTTPS_PORT" --http-port "$HTTP_PORT" --listen "$LISTEN" \
-    --worker-user "$NGINX_USER" --bench "$NGINX_BENCH" --internal-nets "$INTERNAL_NETS"
+    --worker-user "$NGINX_USER" --bench "$NGINX_BENCH" --internal-nets "$INTERNAL_NETS" \
+    --vault-root "$STATE/vault"
 }
 
 # Start, or re-render and reload a running one: templates edited in nginx/ take effect.

@@ -125,6 +125,7 @@ allow_private_targets = true
 migrations = "$REPO/db/migrations"
 common_passwords = "$REPO/share/passwords/common-passwords.txt"
 EOF
+  write_vault_config
   umask "$old_umask"
 }
 
@@ -140,6 +141,16 @@ write_secrets() {
   fi
 }
 
+# The vault's files live in the state dir; mutations are accepted from the stack's own origins.
+write_vault_config() {
+  cat >>"$CONF" <<EOF
+
+[vault]
+root = "$STATE/vault"
+origins = "https://127.0.0.1:$HTTPS_PORT https://localhost:$HTTPS_PORT"
+EOF
+}
+
 stack_init() {
   check_state_path
   mkdir -p "$RUN" "$LOG" "$STATE/tls" "$STATE/nginx"
@@ -149,6 +160,10 @@ stack_init() {
   # Configs written before server.state_dir existed: add it (the default is the package's
   # /var/lib/dozor, which a dev stack cannot write).
   grep -q '^state_dir' "$CONF" || sed -i "s|^\[server\]\$|[server]\nstate_dir = \"$RUN\"|" "$CONF"
+  # Configs written before the vault existed: add its section.
+  grep -q '^\[vault\]' "$CONF" || write_vault_config
+  # nginx's workers (www-data when started by root) read the files under it.
+  mkdir -p "$STATE/vault" && chmod 0755 "$STATE/vault"
   mariadb_init
   nginx_render >/dev/null
   say "notice: this stack sets scanner.allow_private_targets = true (dev/test only: checks may reach loopback and private addresses)"

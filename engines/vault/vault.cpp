@@ -1,0 +1,343 @@
+#include "engines/vault/vault.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <iostream>
+
+#include "engines/errors.hpp"
+#include "engines/limits.hpp"
+#include "engines/vault/serve.hpp"
+
+namespace dozor::vault {
+namespace {
+
+const char* right_name(Rights need) {
+  if (need.del) return "delete";
+  if (need.write) return "write";
+  return "read";
+}
+
+// Runs a mutating action and writes its audit row: "ok", "denied" (403/404 by rights),
+// "conflict", or "error"; the exception goes on to the caller.
+template <typename Fn>
+auto audited(db::Database& v, const Actor& a, const std::string& action, const std::string& path,
+             const std::string& target, Fn&& fn) {
+  try {
+    if constexpr (std::is_void_v<decltype(fn())>) {
+      fn();
+      write_audit(v, a, action, path, target, "ok");
+    } else {
+      auto result = fn();
+      write_audit(v, a, action, path, target, "ok");
+      return result;
+    }
+  } catch (const Forbidden&) {
+    write_audit(v, a, action, path, target, "denied");
+    throw;
+  } catch (const NotFound&) {
+    write_audit(v, a, action, path, target, "not_found");
+    throw;
+  } catch (const Conflict&) {
+    write_audit(v, a, action, path, target, "conflict");
+    throw;
+  } catch (...) {
+    write_audit(v, a, action, path, target, "error");
+    throw;
+  }
+}
+
+}  // namespace
+
+void require(const Access& a, const VaultPath& p, Rights need) {
+  Rights r = a.rights_on(p);
+  if ((!need.read || r.read) && (!need.write || r.write) && (!need.del || r.del)) return;
+  if (a.may_see(p)) throw Forbidden(std::string("You do not have the ") + right_name(need) + " right here");
+  throw NotFound("Not found");
+}
+
+Vault::Vault(db::Database& db, const config::VaultConfig& cfg) : db_(db), cfg_(cfg), store_(cfg.root) {
+  int removed = store_.clean_temps();
+  if (removed > 0) std::cerr << "vault: removed " << removed << " abandoned temporary files\n";
+}
+
+Access Vault::access_for(const db::users::User& u) {
+  std::vector<db::vault::RuleRow> rows;
+  db_.run([&](db::Connection& c) { rows = db::vault::rules_of(c, u.id); }, db::Retry::OnLostConnection);
+  std::vector<Rule> rules;
+  for (const auto& r : rows) {
+    try {
+      rules.push_back({r.id, VaultPath::parse(r.path), {r.read, r.write, r.del}});
+    } catch (const InvalidPath&) {
+      // Stored paths are canonical; one that is not (edited by hand) grants nothing.
+    }
+  }
+  return Access(std::move(rules), u.is_admin, u.username);
+}
+
+void Vault::audit(const Actor& a, const std::string& action, const std::string& path, const std::string& target,
+                  const std::string& outcome) {
+  write_audit(db_, a, action, path, target, outcome);
+}
+
+void write_audit(db::Database& db, const Actor& a, const std::string& action, const std::string& path,
+                 const std::string& target, const std::string& outcome) {
+  try {
+    db::vault::AuditRow row;
+    if (a.user.id > 0) row.user_id = a.user.id;  // 0: dozorctl, no account
+    row.username = a.user.username;
+    row.remote_addr = a.remote_addr;
+    row.action = action;
+    row.path = path;
+    row.target = target;
+    row.outcome = outcome;
+    db.run([&](db::Connection& c) { db::vault::insert_audit(c, row); }, db::Retry::Never);
+  } catch (const std::exception& e) {
+    std::cerr << "vault: audit row not written (" << action << " " << path << "): " << e.what() << "\n";
+  }
+}
+
+Listing Vault::browse(const Actor& a, const VaultPath& p) {
+  Access access = access_for(a.user);
+  if (!access.may_see(p)) throw NotFound("Not found");
+  auto st = store_.stat(p);
+  if (!st || !st->is_dir) throw NotFound("Not found");
+  Listing out{p, access.rights_on(p), {}};
+  for (auto& e : store_.list(p)) {
+    if (!access.may_see(p.child(e.name))) continue;
+    out.entries.push_back(std::move(e));
+    if (out.entries.size() >= limits::kVaultListEntries) break;
+  }
+  std::sort(out.entries.begin(), out.entries.end(), [](const Entry& x, const Entry& y) {
+    if (x.is_dir != y.is_dir) return x.is_dir;
+    return x.name < y.name;
+  });
+  return out;
+}
+
+FileRef Vault::open_for_download(const Actor& a, const VaultPath& p) {
+  require(access_for(a.user), p, {true, false, false});
+  Fd f = store_.open_read(p);
+  auto st = store_.stat(p);
+  return {p, st ? st->size : 0, {}};
+}
+
+FileRef Vault::open_for_view(const Actor& a, const VaultPath& p) {
+  require(access_for(a.user), p, {true, false, false});
+  Fd f = store_.open_read(p);
+  auto st = store_.stat(p);
+  return {p, st ? st->size : 0, sniff_mime(f.get())};
+}
+
+void Vault::create_folder(const Actor& a, const VaultPath& p) {
+  audited(db_, a, "create_folder", p.display(), "", [&] {
+    require(access_for(a.user), p, {false, true, false});
+    store_.make_dir(p);
+  });
+}
+
+Saved Vault::save_file(const Actor& a, const VaultPath& p, std::string_view content) {
+  return audited(db_, a, "save_file", p.display(), "", [&] {
+    Access access = access_for(a.user);
+    require(access, p, {false, true, false});
+    auto existing = store_.stat(p);
+    if (existing && existing->is_dir) throw Conflict("a folder with that name exists");
+    std::int64_t limit = cfg_.max_upload;
+    if (cfg_.quota > 0) {
+      std::int64_t used = 0;
+      db_.run([&](db::Connection& c) { used = db::vault::usage_of(c, a.user.id); }, db::Retry::OnLostConnection);
+      std::int64_t room = cfg_.quota - used + (existing ? existing->size : 0);
+      limit = std::min(limit, std::max<std::int64_t>(room, 0));
+    }
+    auto file = store_.begin_write(p, limit);
+    file.write(content);
+    std::int64_t old_size = file.commit(true);
+    std::int64_t delta = file.size() - old_size;
+    db_.run([&](db::Connection& c) { db::vault::add_usage(c, a.user.id, delta); }, db::Retry::Never);
+    return Saved{p, file.size(), existing.has_value()};
+  });
+}
+
+void Vault::rename(const Actor& a, const VaultPath& from, const VaultPath& to) {
+  audited(db_, a, "rename", from.display(), to.display(), [&] {
+    Access access = access_for(a.user);
+    // Moving away deletes the old name: write and delete there; the new name needs write.
+    require(access, from, {false, true, true});
+    require(access, to, {false, true, false});
+    if (store_.stat(to)) {
+      // Taking the place of an entry would remove it: that is the delete right's to allow.
+      require(access, to, {false, true, true});
+      throw Conflict("an entry with that name exists");
+    }
+    store_.rename(from, to);
+  });
+}
+
+std::int64_t Vault::remove(const Actor& a, const VaultPath& p) {
+  return audited(db_, a, "delete", p.display(), "", [&] {
+    require(access_for(a.user), p, {false, false, true});
+    if (p.is_root()) throw Conflict("the root cannot be deleted");
+    auto st = store_.stat(p);
+    if (!st) throw NotFound("Not found");
+    purge_expired(a.user.id);
+    std::int64_t id = 0;
+    db_.run([&](db::Connection& c) { id = db::vault::insert_trash(c, a.user.id, p.display(), st->is_dir); },
+            db::Retry::Never);
+    try {
+      std::int64_t size = store_.move_to_trash(p, a.user.id, id);
+      db_.run([&](db::Connection& c) { db::vault::set_trash_size(c, id, size); }, db::Retry::Never);
+    } catch (...) {
+      db_.run([&](db::Connection& c) { db::vault::delete_trash(c, id); }, db::Retry::Never);
+      throw;
+    }
+    return id;
+  });
+}
+
+VaultPath Vault::restore(const Actor& a, std::int64_t trash_id) {
+  std::optional<db::vault::TrashRow> row;
+  db_.run([&](db::Connection& c) { row = db::vault::find_trash(c, a.user.id, trash_id); }, db::Retry::OnLostConnection);
+  std::string target = row ? row->original_path : "";
+  return audited(db_, a, "restore", target, std::to_string(trash_id), [&] {
+    if (!row) throw NotFound("Not found");
+    VaultPath to = VaultPath::parse(row->original_path);
+    require(access_for(a.user), to, {false, true, false});
+    store_.restore(a.user.id, trash_id, to);
+    db_.run([&](db::Connection& c) { db::vault::delete_trash(c, trash_id); }, db::Retry::Never);
+    return to;
+  });
+}
+
+void Vault::purge_expired(std::int64_t user_id) {
+  std::vector<db::vault::TrashRow> rows;
+  db_.run([&](db::Connection& c) { rows = db::vault::expired_trash(c, user_id, cfg_.trash_days); },
+          db::Retry::OnLostConnection);
+  for (const auto& r : rows) {
+    store_.purge(user_id, r.id);
+    db_.run(
+        [&](db::Connection& c) {
+          db::vault::delete_trash(c, r.id);
+          db::vault::add_usage(c, user_id, -r.size);
+        },
+        db::Retry::Never);
+  }
+}
+
+std::vector<TrashItem> Vault::trash(const Actor& a) {
+  purge_expired(a.user.id);
+  std::vector<db::vault::TrashRow> rows;
+  db_.run([&](db::Connection& c) { rows = db::vault::trash_of(c, a.user.id); }, db::Retry::OnLostConnection);
+  std::vector<TrashItem> out;
+  out.reserve(rows.size());
+  for (const auto& r : rows) out.push_back({r.id, r.original_path, r.is_dir, r.size, r.trashed_at});
+  return out;
+}
+
+std::vector<db::vault::RuleRow> Vault::rules() { return list_rules(db_); }
+std::int64_t Vault::grant(const Actor& admin, std::int64_t user_id, const VaultPath& p, Rights r) {
+  return grant_rule(db_, admin, user_id, p, r);
+}
+bool Vault::revoke(const Actor& admin, std::int64_t user_id, const VaultPath& p) {
+  return revoke_rule(db_, admin, user_id, p);
+}
+
+std::vector<db::vault::RuleRow> list_rules(db::Database& db) {
+  std::vector<db::vault::RuleRow> rows;
+  db.run([&](db::Connection& c) { rows = db::vault::all_rules(c); }, db::Retry::OnLostConnection);
+  return rows;
+}
+
+std::int64_t grant_rule(db::Database& db, const Actor& admin, std::int64_t user_id, const VaultPath& p, Rights r) {
+  std::string what = std::string(r.read ? "r" : "-") + (r.write ? "w" : "-") + (r.del ? "d" : "-");
+  return audited(db, admin, "grant", p.display(), "user " + std::to_string(user_id) + " " + what, [&] {
+    std::int64_t id = 0;
+    db.run(
+        [&](db::Connection& c) {
+          if (!db::users::find_by_id(c, user_id)) throw NotFound("User not found");
+          id = db::vault::upsert_rule(c, {0, user_id, {}, p.relative(), r.read, r.write, r.del});
+        },
+        db::Retry::Never);
+    return id;
+  });
+}
+
+bool revoke_rule(db::Database& db, const Actor& admin, std::int64_t user_id, const VaultPath& p) {
+  return audited(db, admin, "revoke", p.display(), "user " + std::to_string(user_id), [&] {
+    bool removed = false;
+    db.run([&](db::Connection& c) { removed = db::vault::delete_rule_at(c, user_id, p.relative()); }, db::Retry::Never);
+    if (!removed) throw NotFound("No such rule");
+    return removed;
+  });
+}
+
+std::vector<db::vault::AuditRow> Vault::audit_log(std::int64_t before_id, int limit) {
+  std::vector<db::vault::AuditRow> rows;
+  db_.run([&](db::Connection& c) { rows = db::vault::audit_page(c, before_id, limit); }, db::Retry::OnLostConnection);
+  return rows;
+}
+
+std::vector<Saved> Vault::upload(const Actor& a, const VaultPath& folder, bool overwrite, const std::string& boundary,
+                                 const std::function<std::size_t(char*, std::size_t)>& read) {
+  std::optional<Upload> up;
+  return audited(db_, a, "upload", folder.display(), "", [&] {
+    up.emplace(*this, a, folder, overwrite);
+    MultipartParser parser(boundary, *up);
+    std::string buf(std::size_t{64} * 1024, '\0');  // memory per upload: this chunk plus one part header block
+    while (std::size_t n = read(buf.data(), buf.size())) parser.feed(std::string_view(buf.data(), n));
+    parser.finish();
+    return up->saved();
+  });
+}
+
+// ---- Upload
+
+Upload::Upload(Vault& v, const Actor& a, VaultPath folder, bool overwrite)
+    : vault_(v),
+      actor_(a),
+      folder_(std::move(folder)),
+      overwrite_(overwrite),
+      access_(v.access_for(a.user)),
+      quota_left_(INT64_MAX) {
+  require(access_, folder_, {false, true, false});
+  auto st = v.store().stat(folder_);
+  if (!st || !st->is_dir) throw NotFound("Not found");
+  if (v.config().quota > 0) {
+    std::int64_t used = 0;
+    v.db().run([&](db::Connection& c) { used = db::vault::usage_of(c, a.user.id); }, db::Retry::OnLostConnection);
+    quota_left_ = std::max<std::int64_t>(v.config().quota - used, 0);
+  }
+}
+
+void Upload::on_part(const PartHeaders& h) {
+  if (!h.filename) throw MultipartError("only file parts are accepted (field '" + h.name + "')");
+  current_path_ = folder_.child(*h.filename);  // InvalidPath: refused, never cleaned
+  auto existing = vault_.store().stat(current_path_);
+  current_exists_ = existing.has_value();
+  if (existing) {
+    if (existing->is_dir) throw Conflict("a folder with that name exists");
+    if (!overwrite_) throw Conflict("a file with that name exists (send overwrite=true to replace it)");
+    // Replacing a file removes its old content: the delete right decides.
+    require(access_, current_path_, {false, true, true});
+  } else {
+    require(access_, current_path_, {false, true, false});
+  }
+  std::int64_t room = quota_left_ + (existing ? existing->size : 0);
+  current_.emplace(vault_.store().begin_write(current_path_, std::min(vault_.config().max_upload, room)));
+}
+
+void Upload::on_data(std::string_view bytes) {
+  if (current_) current_->write(bytes);
+}
+
+void Upload::on_part_end() {
+  if (!current_) return;
+  std::int64_t old_size = current_->commit(overwrite_);
+  std::int64_t size = current_->size();
+  current_.reset();
+  std::int64_t delta = size - old_size;
+  quota_left_ = std::max<std::int64_t>(quota_left_ - delta, 0);
+  vault_.db().run([&](db::Connection& c) { db::vault::add_usage(c, actor_.user.id, delta); }, db::Retry::Never);
+  vault_.audit(actor_, "upload", current_path_.display(), std::to_string(size) + " bytes", "ok");
+  saved_.push_back({current_path_, size, current_exists_});
+}
+
+}  // namespace dozor::vault

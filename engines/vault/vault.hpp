@@ -1,0 +1,133 @@
+#pragma once
+// The vault's operations: each one decides rights on the canonical path it then hands to the
+// Store, and writes an audit row for every mutating action (who, what, when, from where, and
+// whether it was done or refused).
+//
+// Refusals: a path the caller may not see (no right on it, not on the way to a readable folder)
+// is 404 whether it exists or not; a path it may see but lacks the needed right on is 403.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/database.hpp"
+#include "db/users_repo.hpp"
+#include "db/vault_repo.hpp"
+#include "engines/config/config.hpp"
+#include "engines/vault/multipart.hpp"
+#include "engines/vault/rights.hpp"
+#include "engines/vault/store.hpp"
+
+namespace dozor::vault {
+
+struct Actor {
+  const db::users::User& user;
+  std::string remote_addr;
+};
+
+struct Listing {
+  VaultPath path;
+  Rights rights;               // on the folder itself
+  std::vector<Entry> entries;  // folders first, then files, each by name
+};
+
+struct FileRef {
+  VaultPath path;
+  std::int64_t size = 0;
+  std::string mime;  // sniffed (view only)
+};
+
+struct TrashItem {
+  std::int64_t id = 0;
+  std::string original_path;
+  bool is_dir = false;
+  std::int64_t size = 0;
+  std::int64_t trashed_at = 0;
+};
+
+struct Saved {
+  VaultPath path;
+  std::int64_t size = 0;
+  bool replaced = false;
+};
+
+class Vault;
+
+// One upload request: a MultipartSink that writes each file part into the target folder as it
+// arrives. Fields other than files are refused (the folder and overwrite flag come before the
+// body, so rights are decided before any byte is written).
+class Upload : public MultipartSink {
+ public:
+  Upload(Vault& v, const Actor& a, VaultPath folder, bool overwrite);
+  void on_part(const PartHeaders& h) override;
+  void on_data(std::string_view bytes) override;
+  void on_part_end() override;
+  const std::vector<Saved>& saved() const { return saved_; }
+
+ private:
+  Vault& vault_;
+  const Actor& actor_;
+  VaultPath folder_;
+  bool overwrite_;
+  Access access_;
+  std::int64_t quota_left_;  // INT64_MAX without a quota
+  std::optional<PendingFile> current_;
+  VaultPath current_path_;
+  bool current_exists_ = false;
+  std::vector<Saved> saved_;
+};
+
+class Vault {
+ public:
+  Vault(db::Database& db, const config::VaultConfig& cfg);
+
+  Access access_for(const db::users::User& u);
+
+  Listing browse(const Actor& a, const VaultPath& p);
+  FileRef open_for_download(const Actor& a, const VaultPath& p);
+  FileRef open_for_view(const Actor& a, const VaultPath& p);
+  void create_folder(const Actor& a, const VaultPath& p);
+  Saved save_file(const Actor& a, const VaultPath& p, std::string_view content);
+  void rename(const Actor& a, const VaultPath& from, const VaultPath& to);
+  std::int64_t remove(const Actor& a, const VaultPath& p);  // → the trash id
+  VaultPath restore(const Actor& a, std::int64_t trash_id);
+  std::vector<TrashItem> trash(const Actor& a);
+  // Streams a multipart body (read() returns 0 at its end) into `folder`; files already
+  // committed stay when a later part fails.
+  std::vector<Saved> upload(const Actor& a, const VaultPath& folder, bool overwrite, const std::string& boundary,
+                            const std::function<std::size_t(char*, std::size_t)>& read);
+
+  // Rules (admins): the path is canonical; the user must exist.
+  std::vector<db::vault::RuleRow> rules();
+  std::int64_t grant(const Actor& admin, std::int64_t user_id, const VaultPath& p, Rights r);
+  bool revoke(const Actor& admin, std::int64_t user_id, const VaultPath& p);
+  std::vector<db::vault::AuditRow> audit_log(std::int64_t before_id, int limit);
+
+  void audit(const Actor& a, const std::string& action, const std::string& path, const std::string& target,
+             const std::string& outcome);
+  Store& store() { return store_; }
+  const config::VaultConfig& config() const { return cfg_; }
+  db::Database& db() { return db_; }
+
+ private:
+  friend class Upload;
+  void purge_expired(std::int64_t user_id);
+
+  db::Database& db_;
+  config::VaultConfig cfg_;
+  Store store_;
+};
+
+// Rules and the audit log need no files: dozorctl uses these without opening vault.root.
+std::vector<db::vault::RuleRow> list_rules(db::Database& db);
+std::int64_t grant_rule(db::Database& db, const Actor& admin, std::int64_t user_id, const VaultPath& p, Rights r);
+bool revoke_rule(db::Database& db, const Actor& admin, std::int64_t user_id, const VaultPath& p);  // NotFound
+void write_audit(db::Database& db, const Actor& a, const std::string& action, const std::string& path,
+                 const std::string& target, const std::string& outcome);
+
+// Throws NotFound or Forbidden unless `a` holds every right of `need` on `p`.
+void require(const Access& a, const VaultPath& p, Rights need);
+
+}  // namespace dozor::vault

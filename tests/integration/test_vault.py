@@ -1,0 +1,598 @@
+"""The file vault (issue 10, docs/vault.md) over HTTPS through nginx: sessions and their cookie,
+CSRF and origin checks, canonical paths against traversal and symlinks, per-path rights on every
+end of every operation, downloads through X-Accel-Redirect, content-sniffed views, atomic
+uploads, trash and the audit log. The numbers refer to the tests of research/vault.md."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import secrets
+import signal
+import subprocess
+import time
+import unicodedata
+import unittest
+import urllib.parse
+from pathlib import Path
+
+import dozor_client as dc
+
+COOKIE = "__Host-dozor_vault"
+ORIGIN = dc.BASE_URL
+
+
+def vault_files() -> Path:
+    root = dc.stack_config().get("vault", {}).get("root", str(dc.STATE_DIR / "vault"))
+    return Path(root) / "files"
+
+
+def q(path: str) -> str:
+    return urllib.parse.quote(path, safe="")
+
+
+def cookie_of(r: dc.Response) -> str | None:
+    for line in r.header_all("Set-Cookie"):
+        name, _, rest = line.partition("=")
+        if name.strip() == COOKIE:
+            return rest.split(";", 1)[0]
+    return None
+
+
+def multipart(files: list[tuple[str, bytes]], boundary: str = "b0und4ry") -> bytes:
+    out = b""
+    for name, content in files:
+        fn = name.encode("utf-8").replace(b"\\", b"\\\\").replace(b'"', b'\\"')
+        out += (b"--" + boundary.encode() + b"\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + fn +
+                b"\"\r\nContent-Type: application/octet-stream\r\n\r\n" + content + b"\r\n")
+    return out + b"--" + boundary.encode() + b"--\r\n"
+
+
+class Session:
+    """A browser's vault session: cookie, CSRF token and the site's Origin on every change."""
+
+    def __init__(self, username: str, password: str):
+        r = login(username, password)
+        assert r.status == 200, r
+        self.cookie = cookie_of(r)
+        self.csrf = r.json["csrf"]
+        self.login_response = r
+
+    def headers(self, extra: dict | None = None, csrf: bool = True) -> dict:
+        h = {"Cookie": "%s=%s" % (COOKIE, self.cookie), "Origin": ORIGIN}
+        if csrf:
+            h["X-CSRF-Token"] = self.csrf
+        h.update(extra or {})
+        return h
+
+    def get(self, route: str, path: str | None = None, headers: dict | None = None) -> dc.Response:
+        url = "/vault/%s" % route + ("?path=" + q(path) if path is not None else "")
+        return dc.get(url, headers=self.headers(headers, csrf=False))
+
+    def post(self, route: str, body: dict | None = None, headers: dict | None = None) -> dc.Response:
+        return dc.post("/vault/" + route, body if body is not None else {}, headers=self.headers(headers))
+
+    def mkdir(self, path: str, **kw) -> dc.Response:
+        return self.post("create_folder", {"path": path}, **kw)
+
+    def save(self, path: str, content: str) -> dc.Response:
+        return self.post("save_file", {"path": path, "content": content})
+
+    def rename(self, src: str, dst: str) -> dc.Response:
+        return self.post("rename", {"from": src, "to": dst})
+
+    def delete(self, path: str) -> dc.Response:
+        return dc.delete("/vault/delete?path=" + q(path), headers=self.headers())
+
+    def upload(self, folder: str, files: list[tuple[str, bytes]], overwrite: bool = False,
+               raw_query: str | None = None) -> dc.Response:
+        query = raw_query if raw_query is not None else "path=" + q(folder) + ("&overwrite=true" if overwrite else "")
+        return dc.post("/vault/upload?" + query, data=multipart(files),
+                       headers=self.headers({"Content-Type": "multipart/form-data; boundary=b0und4ry"}))
+
+    def download(self, path: str) -> dc.Response:
+        return self.get("download", path)
+
+
+def login(username: str, password: str, headers: dict | None = None, source: str | None = None) -> dc.Response:
+    h = {"Origin": ORIGIN}
+    h.update(headers or {})
+    if source is None:
+        dc._pace_login()
+    return dc.post("/vault/login", {"username": username, "password": password}, headers=h, source=source)
+
+
+def grant(user_id: int, path: str, read=False, write=False, delete=False) -> None:
+    r = dc.post("/api/admin/vault/rules", {"user_id": user_id, "path": path, "read": read, "write": write,
+                                           "delete": delete}, token=dc.admin_token())
+    assert r.status == 200, r
+
+
+class VaultTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.alice = dc.create_user("valice")
+        cls.bob = dc.create_user("vbob")
+        cls.admin = Session(dc.ADMIN_USER, dc.ADMIN_PASSWORD)
+        cls.a = Session(cls.alice.username, cls.alice.password)
+        cls.home = "/home/" + cls.alice.username
+        cls.tag = secrets.token_hex(4)
+        for folder in ("/home", cls.home, "/home/" + cls.bob.username):
+            r = cls.admin.mkdir(folder)
+            assert r.status in (200, 409), r
+
+    @classmethod
+    def tearDownClass(cls):
+        dc.delete_user(cls.alice.id)
+        dc.delete_user(cls.bob.id)
+
+    def fresh(self, tag: str) -> str:
+        """A folder of the caller's own under /t-<tag> (admin-made)."""
+        path = "/t-%s-%s-%s" % (self.tag, tag, secrets.token_hex(3))
+        self.assertEqual(self.admin.mkdir(path).status, 200)
+        return path
+
+    # ---- sessions (8, 14) -------------------------------------------------------------
+
+    def test_session_cookie_is_host_prefixed_secure_httponly_strict(self):
+        lines = [l for l in self.a.login_response.header_all("Set-Cookie") if l.startswith(COOKIE + "=")]
+        self.assertEqual(len(lines), 1)
+        attrs = [p.strip().lower() for p in lines[0].split(";")[1:]]
+        for a in ("secure", "httponly", "samesite=strict", "path=/"):
+            self.assertIn(a, attrs)
+        self.assertFalse([a for a in attrs if a.startswith("domain")])
+        self.assertGreaterEqual(len(self.a.cookie), 22)  # >= 128 bits of base64url
+        # A new id at every login.
+        self.assertNotEqual(Session(self.alice.username, self.alice.password).cookie, self.a.cookie)
+
+    def test_session_is_stored_hashed(self):
+        rows = dc.db_query("SELECT HEX(id_hash) FROM vault_sessions")
+        flat = " ".join(r[0].lower() for r in rows)
+        self.assertNotIn(self.a.cookie.lower(), flat)
+        self.assertTrue(rows)
+
+    def test_login_page_is_served_and_wrong_password_is_401(self):
+        r = dc.get("/vault/login", headers={"Accept": "text/html"})
+        self.assertEqual(r.status, 200, r)
+        self.assertIn("vault-login.js", r.text)
+        r = login(self.alice.username, "wrong-" + secrets.token_hex(4))
+        self.assertEqual(r.status, 401, r)
+        self.assertIsNone(cookie_of(r))
+
+    def test_login_abuse_is_throttled_by_the_shared_login_throttle(self):
+        u = dc.create_user("vthrottle")
+        try:
+            source = dc.fresh_source()
+            statuses = [login(u.username, "wrong-%d" % i, source=source).status for i in range(8)]
+            self.assertEqual(statuses[0], 401)
+            self.assertIn(429, statuses)
+            r = login(u.username, u.password, source=source)
+            self.assertEqual(r.status, 429, r)
+            self.assertTrue(r.header("Retry-After"))
+            self.assertIsNone(cookie_of(r))
+        finally:
+            dc.delete_user(u.id)
+
+    def test_oversized_password_is_refused(self):
+        r = login(self.alice.username, "x" * 8192)
+        self.assertEqual(r.status, 413, r)
+        self.assertEqual(r.json, {"detail": "Request body too large"})
+
+    def test_login_from_a_foreign_origin_is_refused(self):
+        r = login(self.alice.username, self.alice.password, headers={"Origin": "https://evil.example"})
+        self.assertEqual(r.status, 403, r)
+        self.assertIsNone(cookie_of(r))
+
+    def test_bearer_token_never_works_on_vault_routes(self):
+        for method, url, body in (("GET", "/vault/browse?path=%2F", None),
+                                  ("POST", "/vault/create_folder", {"path": self.home + "/bearer"}),
+                                  ("DELETE", "/vault/delete?path=" + q(self.home), None)):
+            r = dc.request(method, url, json_body=body if body is not None else dc._UNSET,
+                           token=self.alice.token, headers={"Origin": ORIGIN})
+            self.assertEqual(r.status, 401, r)
+        self.assertFalse((vault_files() / self.home.lstrip("/") / "bearer").exists())
+
+    def test_vault_cookie_never_works_on_the_api(self):
+        r = dc.get("/api/auth/verify", headers={"Cookie": "%s=%s" % (COOKIE, self.a.cookie)})
+        self.assertEqual(r.status, 401, r)
+
+    def test_session_in_the_query_string_is_ignored(self):
+        r = dc.get("/vault/browse?path=%2F&" + COOKIE + "=" + self.a.cookie)
+        self.assertEqual(r.status, 401, r)
+
+    def test_unauthenticated_page_request_goes_to_login(self):
+        r = dc.get("/vault/browse?path=%2F", headers={"Accept": "text/html"})
+        self.assertEqual(r.status, 303, r)
+        self.assertEqual(r.header("Location"), "/vault/login")
+
+    def test_logout_revokes_the_session(self):
+        s = Session(self.alice.username, self.alice.password)
+        self.assertEqual(s.get("browse", "/").status, 200)
+        r = s.post("logout")
+        self.assertEqual(r.status, 200, r)
+        self.assertTrue(any(l.startswith(COOKIE + "=;") for l in r.header_all("Set-Cookie")), r.headers)
+        self.assertEqual(s.get("browse", "/").status, 401)
+
+    def test_password_change_and_deactivation_revoke_sessions(self):
+        u = dc.create_user("vrevoke")
+        try:
+            s = Session(u.username, u.password)
+            self.assertEqual(s.get("browse", "/").status, 200)
+            r = dc.put("/api/admin/users/%d" % u.id, {"password": "Npw-" + secrets.token_urlsafe(12)},
+                       token=dc.admin_token())
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual(s.get("browse", "/").status, 401)
+            u.password = r.json and u.password
+        finally:
+            dc.delete_user(u.id)
+        v = dc.create_user("vdeact")
+        try:
+            s = Session(v.username, v.password)
+            r = dc.put("/api/admin/users/%d" % v.id, {"is_active": False}, token=dc.admin_token())
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual(s.get("browse", "/").status, 401)
+        finally:
+            dc.delete_user(v.id)
+
+    # ---- CSRF (7) -----------------------------------------------------------------------
+
+    def test_cross_site_mutations_are_refused(self):
+        cases = {
+            "no csrf token": {"X-CSRF-Token": None},
+            "wrong csrf token": {"X-CSRF-Token": "A" * 43},
+            "foreign origin": {"Origin": "https://evil.example"},
+            "null origin": {"Origin": "null"},
+            "look-alike origin": {"Origin": ORIGIN + ".evil.example"},
+            "http origin": {"Origin": ORIGIN.replace("https:", "http:")},
+            "sec-fetch-site cross-site": {"Sec-Fetch-Site": "cross-site"},
+            "no origin, no referer": {"Origin": None},
+            "foreign referer": {"Origin": None, "Referer": "https://evil.example/x"},
+        }
+        for name, extra in cases.items():
+            with self.subTest(name):
+                target = "%s/csrf-%s" % (self.home, secrets.token_hex(3))
+                r = self.a.mkdir(target, headers=extra)
+                self.assertEqual(r.status, 403, r)
+                self.assertFalse((vault_files() / target.lstrip("/")).exists())
+        # A form POST from another site: no token, foreign origin, text/plain body.
+        r = dc.post("/vault/create_folder", data='{"path":"%s/form"}' % self.home,
+                    headers={"Cookie": "%s=%s" % (COOKIE, self.a.cookie), "Origin": "https://evil.example",
+                             "Content-Type": "text/plain", "Sec-Fetch-Site": "cross-site"})
+        self.assertEqual(r.status, 403, r)
+        # The same-origin Referer stands in for a missing Origin.
+        target = "%s/referer-%s" % (self.home, secrets.token_hex(3))
+        r = self.a.mkdir(target, headers={"Origin": None, "Referer": ORIGIN + "/vault/browse"})
+        self.assertEqual(r.status, 200, r)
+
+    # ---- paths (1, 2) ------------------------------------------------------------------
+
+    def test_traversal_in_every_form_is_refused_and_touches_nothing(self):
+        outside = vault_files().parent / ("outside-%s.txt" % self.tag)
+        outside.write_text("keep")
+        before = sorted(p.name for p in vault_files().parent.iterdir())
+        raw_forms = ["..", "../outside-%s.txt" % self.tag, "%2e%2e%2f", "..%2f", "%2e%2e/%2e%2e/etc/passwd",
+                     "a/../../x", "..%5c..%5cx", "%5c", "a%00b", "%c0%ae%c0%ae/x", "%e0%80%af",
+                     "/home/%2e%2e/%2e%2e/outside-" + self.tag + ".txt", "./x", "a//b"]
+        for raw in raw_forms:
+            with self.subTest(raw):
+                for route in ("browse", "download", "view"):
+                    r = dc.get("/vault/%s?path=%s" % (route, raw), headers=self.admin.headers(csrf=False))
+                    self.assertIn(r.status, (400, 404, 422), r)
+                r = dc.delete("/vault/delete?path=" + raw, headers=self.admin.headers())
+                self.assertIn(r.status, (400, 404, 422), r)
+                r = self.admin.upload("", [("x.txt", b"x")], raw_query="path=" + raw)
+                self.assertIn(r.status, (400, 404, 422), r)
+                decoded = urllib.parse.unquote(raw, errors="surrogateescape")
+                for body in ({"path": decoded}, ):
+                    self.assertIn(self.admin.post("create_folder", body).status, (404, 422))
+                self.assertIn(self.admin.rename(self.home, decoded).status, (404, 409, 422))
+        # Double encoding is one decoding away from a name, never from a separator.
+        r = dc.get("/vault/download?path=%252e%252e%252foutside", headers=self.admin.headers(csrf=False))
+        self.assertEqual(r.status, 404, r)
+        for bad_name in ("../evil.txt", "..\\evil.txt", "a/b.txt", "..", "x\r\nSet-Cookie: a=b", "nul\0.txt"):
+            r = self.admin.upload(self.home, [(bad_name, b"x")])
+            self.assertIn(r.status, (400, 422), (bad_name, r))
+        self.assertEqual(outside.read_text(), "keep")
+        self.assertEqual(sorted(p.name for p in vault_files().parent.iterdir()), before)
+        outside.unlink()
+
+    def test_symlinks_inside_the_root_are_never_followed(self):
+        folder = self.fresh("links")
+        disk = vault_files() / folder.lstrip("/")
+        secret_dir = vault_files().parent / ("secret-%s" % self.tag)
+        secret_dir.mkdir()
+        (secret_dir / "s.txt").write_text("secret")
+        os.symlink(secret_dir, disk / "dirlink")
+        os.symlink(secret_dir / "s.txt", disk / "filelink")
+        os.symlink(disk / "nowhere", disk / "dangling")
+        try:
+            names = [e["name"] for e in self.admin.get("browse", folder).json["entries"]]
+            self.assertEqual(names, [])
+            for p in ("dirlink", "filelink", "dangling", "dirlink/s.txt"):
+                for route in ("download", "view", "browse"):
+                    self.assertEqual(self.admin.get(route, folder + "/" + p).status, 404, (route, p))
+            r = self.admin.upload(folder + "/dirlink", [("new.txt", b"x")])
+            self.assertEqual(r.status, 404, r)
+            self.assertEqual(self.admin.save(folder + "/dangling", "x").status, 409)
+            self.assertEqual(self.admin.save(folder + "/dirlink/s.txt", "pwned").status, 404)
+            self.assertEqual(self.admin.mkdir(folder + "/dirlink/sub").status, 404)
+            self.assertEqual(self.admin.rename(folder + "/dirlink/s.txt", folder + "/stolen").status, 404)
+            self.assertEqual(sorted(p.name for p in secret_dir.iterdir()), ["s.txt"])
+            self.assertEqual((secret_dir / "s.txt").read_text(), "secret")
+            self.assertFalse((disk / "nowhere").exists())
+        finally:
+            for p in ("dirlink", "filelink", "dangling"):
+                (disk / p).unlink()
+            (secret_dir / "s.txt").unlink()
+            secret_dir.rmdir()
+
+    # ---- rights (3, 4, 5, 6) ----------------------------------------------------------
+
+    def test_rules_match_whole_components_case_and_unicode_forms(self):
+        base = self.fresh("rules")
+        for folder in ("Secret", "Secretive", "secret", "Caf\u00e9"):
+            self.assertEqual(self.admin.mkdir(base + "/" + folder).status, 200)
+            self.assertEqual(self.admin.save(base + "/" + folder + "/f.txt", folder).status, 200)
+        grant(self.alice.id, base + "/Secret", read=True)
+        grant(self.alice.id, base + "/Cafe\u0301", read=True)  # NFD spelling of the rule
+        a = self.a
+        self.assertEqual(a.download(base + "/Secret/f.txt").status, 200)
+        self.assertEqual(a.download(base + "/Secretive/f.txt").status, 404)
+        self.assertEqual(a.download(base + "/secret/f.txt").status, 404)
+        self.assertEqual(a.download(base + "/Caf\u00e9/f.txt").status, 200)
+        self.assertEqual(a.download(base + "/Cafe\u0301/f.txt").status, 200)
+        # Listing the parent names only what leads to a readable entry (6).
+        names = [e["name"] for e in a.get("browse", base).json["entries"]]
+        self.assertEqual(sorted(names), sorted(["Secret", unicodedata.normalize("NFC", "Caf\u00e9")]))
+        root_names = [e["name"] for e in a.get("browse", "/").json["entries"]]
+        self.assertIn("home", root_names)
+        self.assertNotIn(self.fresh("hidden").lstrip("/"), root_names)
+        home_names = [e["name"] for e in a.get("browse", "/home").json["entries"]]
+        self.assertEqual(home_names, [self.alice.username])
+        # Another user's home: 404 whether or not it exists, never 403.
+        self.assertEqual(a.get("browse", "/home/" + self.bob.username).status, 404)
+        self.assertEqual(a.get("browse", "/home/nobody-" + self.tag).status, 404)
+        # Read without write: 403 (the path is visible), not 404.
+        self.assertEqual(a.mkdir(base + "/Secret/new").status, 403)
+
+    def test_without_the_delete_right_nothing_is_removed_or_replaced(self):
+        base = self.fresh("nodelete")
+        self.assertEqual(self.admin.save(base + "/keep.txt", "original").status, 200)
+        self.assertEqual(self.admin.save(base + "/other.txt", "other").status, 200)
+        grant(self.alice.id, base, read=True, write=True)
+        a = self.a
+        self.assertEqual(a.delete(base + "/keep.txt").status, 403)
+        self.assertEqual(a.upload(base, [("keep.txt", b"replaced")], overwrite=True).status, 403)
+        self.assertEqual(a.rename(base + "/other.txt", base + "/keep.txt").status, 403)
+        self.assertEqual(a.rename(base + "/keep.txt", self.home + "/moved.txt").status, 403)
+        self.assertEqual(a.rename(base + "/keep.txt", base + "/renamed.txt").status, 403)
+        self.assertEqual((vault_files() / base.lstrip("/") / "keep.txt").read_text(), "original")
+        # Writing new files is allowed; without overwrite an existing name is a conflict.
+        self.assertEqual(a.upload(base, [("new.txt", b"n")]).status, 200)
+        self.assertEqual(a.upload(base, [("keep.txt", b"x")]).status, 409)
+        self.assertEqual((vault_files() / base.lstrip("/") / "keep.txt").read_text(), "original")
+
+    def test_both_ends_of_a_rename_are_checked(self):
+        base = self.fresh("ends")
+        self.assertEqual(self.admin.save(base + "/ro.txt", "ro").status, 200)
+        grant(self.alice.id, base, read=True)
+        a = self.a
+        self.assertEqual(a.save(self.home + "/mine.txt", "mine").status, 200)
+        self.assertEqual(a.rename(self.home + "/mine.txt", base + "/mine.txt").status, 403)
+        self.assertEqual(a.rename(base + "/ro.txt", self.home + "/ro.txt").status, 403)
+        self.assertEqual(a.rename(self.home + "/mine.txt", "/home/%s/x.txt" % self.bob.username).status, 404)
+        self.assertEqual(a.rename(self.home + "/mine.txt", self.home + "/../" + self.bob.username).status, 422)
+        self.assertTrue((vault_files() / self.home.lstrip("/") / "mine.txt").exists())
+        self.assertEqual(a.rename(self.home + "/mine.txt", self.home + "/renamed.txt").status, 200)
+        self.assertEqual(a.download(self.home + "/renamed.txt").status, 200)
+
+    # ---- serving (9, 10) ---------------------------------------------------------------
+
+    def test_downloads_go_through_nginx_with_rfc6266_names(self):
+        folder = self.fresh("names")
+        names = ['quote"d.txt', "semi;colon.txt", "per%cent.txt", "what?.txt", "hash#.txt",
+                 "\u043e\u0442\u0447\u0451\u0442 2024.txt", "\u4e2d\u6587.txt", "sp ace.txt"]
+        payload = {n: ("content of %s" % n).encode() for n in names}
+        r = self.admin.upload(folder, list(payload.items()))
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(len(r.json["files"]), len(names))
+        for n in names:
+            with self.subTest(n):
+                r = self.admin.download(folder + "/" + n)
+                self.assertEqual(r.status, 200, r)
+                self.assertEqual(r.body, payload[n])
+                cd = r.header("Content-Disposition")
+                self.assertTrue(cd.startswith('attachment; filename="'), cd)
+                star = cd.split("filename*=UTF-8''", 1)[1]
+                self.assertEqual(urllib.parse.unquote(star), n)
+                ascii_part = cd.split('filename="', 1)[1].split('"', 1)[0]
+                self.assertNotIn("\\", ascii_part)
+                self.assertEqual(r.header("X-Accel-Redirect"), None)
+                self.assertEqual(r.header("X-Content-Type-Options"), "nosniff")
+        # Ranges come from nginx for free.
+        r = dc.get("/vault/download?path=" + q(folder + "/sp ace.txt"),
+                   headers=self.admin.headers({"Range": "bytes=0-6"}, csrf=False))
+        self.assertEqual(r.status, 206, r)
+        self.assertEqual(r.body, b"content")
+        # The internal location is not reachable from outside.
+        for url in ("/_vault_files/" + folder.lstrip("/") + "/sp%20ace.txt", "/_vault_files/"):
+            self.assertEqual(dc.get(url).status, 404)
+
+    def test_uploaded_html_and_svg_never_run_in_the_vault_origin(self):
+        folder = self.fresh("xss")
+        files = {
+            "page.html": b"<!doctype html><html><body><script>alert(document.cookie)</script></body></html>",
+            "image.svg": b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+            "disguised.png": b"<html><script>alert(1)</script></html>",
+            "data.xml": b'<?xml version="1.0"?><a xmlns:h="http://www.w3.org/1999/xhtml"><h:script>1</h:script></a>',
+            "notes.txt": b"plain text <b>not bold</b>\n",
+            "pixel.png": bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                                       "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"),
+        }
+        self.assertEqual(self.admin.upload(folder, list(files.items())).status, 200)
+        for name in ("page.html", "image.svg", "disguised.png", "data.xml"):
+            with self.subTest(name):
+                r = self.admin.get("view", folder + "/" + name)
+                self.assertEqual(r.status, 200, r)
+                self.assertTrue(r.header("Content-Disposition").startswith("attachment"), r.headers)
+                self.assertEqual(r.header("Content-Type"), "application/octet-stream")
+                self.assertEqual(r.header("X-Content-Type-Options"), "nosniff")
+                self.assertTrue(any("sandbox" in c for c in r.header_all("Content-Security-Policy")), r.headers)
+                r = self.admin.download(folder + "/" + name)
+                self.assertTrue(r.header("Content-Disposition").startswith("attachment"))
+                self.assertEqual(r.header("Content-Type"), "application/octet-stream")
+        r = self.admin.get("view", folder + "/notes.txt")
+        self.assertTrue(r.header("Content-Disposition").startswith("inline"), r.headers)
+        self.assertTrue(r.header("Content-Type").startswith("text/plain"), r.headers)
+        self.assertTrue(any("sandbox" in c for c in r.header_all("Content-Security-Policy")), r.headers)
+        r = self.admin.get("view", folder + "/pixel.png")
+        self.assertEqual(r.header("Content-Type"), "image/png")
+        self.assertTrue(r.header("Content-Disposition").startswith("inline"))
+
+    # ---- writes (15) and the rest of the operations -------------------------------------
+
+    def test_browse_lists_folders_first_with_sizes_and_a_page_for_browsers(self):
+        folder = self.fresh("list")
+        self.assertEqual(self.admin.save(folder + "/b.txt", "12345").status, 200)
+        self.assertEqual(self.admin.mkdir(folder + "/z-folder").status, 200)
+        self.assertEqual(self.admin.save(folder + "/a.txt", "1").status, 200)
+        r = self.admin.get("browse", folder)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual([e["name"] for e in r.json["entries"]], ["z-folder", "a.txt", "b.txt"])
+        self.assertEqual(r.json["entries"][2]["size"], 5)
+        self.assertEqual(r.json["entries"][0]["type"], "folder")
+        page = self.admin.get("browse", folder, headers={"Accept": "text/html"})
+        self.assertEqual(page.status, 200, page)
+        self.assertTrue(page.header("Content-Type").startswith("text/html"))
+        self.assertIn('id="vault-data"', page.text)
+        self.assertIn(self.admin.csrf, page.text)
+        # A name cannot open markup or a comment inside the data element.
+        self.assertEqual(self.admin.save(folder + "/<!--<script>x.txt", "x").status, 200)
+        page = self.admin.get("browse", folder, headers={"Accept": "text/html"})
+        self.assertNotIn("<!--<script>", page.text)
+        self.assertIn("\\u003c!--\\u003cscript\\u003ex.txt", page.text)
+
+    def test_save_and_upload_replace_atomically_with_the_right_rights(self):
+        path = self.home + "/doc.txt"
+        self.assertEqual(self.a.save(path, "v1").status, 200)
+        self.assertEqual(self.a.save(path, "v2").status, 200)
+        self.assertEqual(self.a.download(path).body, b"v2")
+        self.assertEqual(self.a.upload(self.home, [("doc.txt", b"v3")]).status, 409)
+        r = self.a.upload(self.home, [("doc.txt", b"v3"), ("other.bin", b"\x00\x01")], overwrite=True)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual([f["replaced"] for f in r.json["files"]], [True, False])
+        self.assertEqual(self.a.download(path).body, b"v3")
+        self.assertEqual(self.a.mkdir(self.home + "/sub").status, 200)
+        self.assertEqual(self.a.mkdir(self.home + "/sub").status, 409)
+
+    def test_a_broken_upload_leaves_the_old_file_and_no_temporary_file(self):
+        path = self.home + "/atomic.txt"
+        self.assertEqual(self.a.save(path, "old content").status, 200)
+        disk = vault_files() / self.home.lstrip("/")
+        # A body that ends without its closing boundary.
+        body = multipart([("atomic.txt", b"new content" * 1000)])[:-30]
+        r = dc.post("/vault/upload?path=%s&overwrite=true" % q(self.home), data=body,
+                    headers=self.a.headers({"Content-Type": "multipart/form-data; boundary=b0und4ry"}))
+        self.assertEqual(r.status, 400, r)
+        self.assertEqual((disk / "atomic.txt").read_text(), "old content")
+        self.assertEqual([p for p in disk.iterdir() if p.name.startswith(".vault-")], [])
+
+    def test_killed_upload_leaves_the_old_file_intact(self):
+        path = self.home + "/killed.txt"
+        self.assertEqual(self.a.save(path, "before the kill").status, 200)
+        disk = vault_files() / self.home.lstrip("/")
+        head = (b"--b0und4ry\r\nContent-Disposition: form-data; name=\"file\"; filename=\"killed.txt\"\r\n\r\n")
+        total = len(head) + 4 * 1024 * 1024 + 64
+        u = urllib.parse.urlsplit(dc.BASE_URL)
+        conn = http.client.HTTPSConnection(u.hostname, u.port, timeout=30, context=dc._SSL)
+        conn.putrequest("POST", "/vault/upload?path=%s&overwrite=true" % q(self.home))
+        for k, v in self.a.headers({"Content-Type": "multipart/form-data; boundary=b0und4ry"}).items():
+            conn.putheader(k, v)
+        conn.putheader("Content-Length", str(total))
+        conn.endheaders()
+        conn.send(head + b"x" * (1024 * 1024))
+        time.sleep(1.0)  # the worker is now writing the new content
+        workers = dc.worker_pids()
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        try:
+            conn.send(b"x" * (1024 * 1024))
+            conn.getresponse().read()
+        except (OSError, http.client.HTTPException):
+            pass
+        conn.close()
+        dc.wait_until(lambda: dc.worker_pids() and not (dc.worker_pids() & workers), 60)
+        # nginx's kept upstream connections went to the killed workers; a POST on one would be a
+        # 502 (never retried): a reload gives nginx fresh ones.
+        dc.stackctl("start-nginx")
+        self.assertTrue(dc.wait_until(lambda: self.a.mkdir(self.home).status == 409, 30))
+        dc.wait_until(lambda: dc.get("/health").status == 200, 60)
+        self.assertEqual((disk / "killed.txt").read_text(), "before the kill")
+        self.assertEqual([p for p in disk.iterdir() if p.name.startswith(".vault-")], [])
+
+    def test_delete_goes_to_the_trash_and_restores(self):
+        path = self.home + "/trashme.txt"
+        self.assertEqual(self.a.save(path, "precious").status, 200)
+        r = self.a.delete(path)
+        self.assertEqual(r.status, 200, r)
+        trash_id = r.json["trash_id"]
+        self.assertEqual(self.a.download(path).status, 404)
+        items = self.a.get("trash").json["items"]
+        self.assertIn(trash_id, [i["id"] for i in items])
+        # Another user's trash item is not theirs to restore.
+        b = Session(self.bob.username, self.bob.password)
+        self.assertEqual(b.post("restore", {"id": trash_id}).status, 404)
+        r = self.a.post("restore", {"id": trash_id})
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(self.a.download(path).body, b"precious")
+        self.assertNotIn(trash_id, [i["id"] for i in self.a.get("trash").json["items"]])
+        self.assertEqual(self.a.delete("/").status, 403)  # visible (on the way home), not hers to delete
+
+    def test_mutations_are_audited(self):
+        path = self.home + "/audited-%s.txt" % secrets.token_hex(3)
+        self.assertEqual(self.a.save(path, "x").status, 200)
+        self.assertEqual(self.a.delete("/home/%s/x" % self.bob.username).status, 404)
+        r = dc.get("/api/admin/vault/audit?limit=200", token=dc.admin_token())
+        self.assertEqual(r.status, 200, r)
+        rows = [(a["username"], a["action"], a["path"], a["outcome"]) for a in r.json]
+        self.assertIn((self.alice.username, "save_file", path, "ok"), rows)
+        self.assertIn((self.alice.username, "delete", "/home/%s/x" % self.bob.username, "not_found"), rows)
+        self.assertEqual(dc.get("/api/admin/vault/audit", token=self.alice.token).status, 403)
+
+    def test_rules_are_managed_by_admins_only(self):
+        r = dc.post("/api/admin/vault/rules", {"user_id": self.bob.id, "path": "/x", "read": True},
+                    token=self.alice.token)
+        self.assertEqual(r.status, 403, r)
+        r = dc.post("/api/admin/vault/rules", {"user_id": self.bob.id, "path": "/a/../b", "read": True},
+                    token=dc.admin_token())
+        self.assertEqual(r.status, 422, r)
+        grant(self.bob.id, "/shared-%s" % self.tag, read=True)
+        rules = dc.get("/api/admin/vault/rules", token=dc.admin_token()).json
+        self.assertIn(("/shared-%s" % self.tag, True, False), [(x["path"], x["read"], x["write"]) for x in rules
+                                                                if x["user_id"] == self.bob.id])
+        r = dc.post("/api/admin/vault/rules/revoke", {"user_id": self.bob.id, "path": "/shared-%s" % self.tag},
+                    token=dc.admin_token())
+        self.assertEqual(r.status, 200, r)
+
+    def test_dozorctl_grants_lists_and_revokes_rules(self):
+        base = self.fresh("ctl")
+        self.assertEqual(self.admin.save(base + "/f.txt", "ctl").status, 200)
+
+        def ctl(*args):
+            return subprocess.run([str(dc.BIN_DIR / "dozorctl"), "--config", str(dc.STATE_DIR / "dozor.toml"),
+                                   "vault", *args], capture_output=True, text=True, timeout=60)
+        self.assertEqual(self.a.download(base + "/f.txt").status, 404)
+        r = ctl("grant", "--username", self.alice.username, "--path", base, "--read")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.a.download(base + "/f.txt").status, 200)
+        r = ctl("rules")
+        self.assertIn("%s\t%s\tr--" % (self.alice.username, base), r.stdout)
+        r = ctl("grant", "--username", self.alice.username, "--path", base + "/../x", "--read")
+        self.assertNotEqual(r.returncode, 0)
+        r = ctl("revoke", "--username", self.alice.username, "--path", base)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.a.download(base + "/f.txt").status, 404)
+
+
+if __name__ == "__main__":
+    unittest.main()

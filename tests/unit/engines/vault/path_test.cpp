@@ -1,0 +1,79 @@
+#include "engines/vault/path.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using dozor::vault::InvalidPath;
+using dozor::vault::VaultPath;
+
+BOOST_AUTO_TEST_SUITE(vault_path)
+
+BOOST_AUTO_TEST_CASE(clean_paths_are_accepted_with_or_without_slashes) {
+  BOOST_TEST(VaultPath::parse("/a/b").relative() == "a/b");
+  BOOST_TEST(VaultPath::parse("a/b/").relative() == "a/b");
+  BOOST_TEST(VaultPath::parse("/").is_root());
+  BOOST_TEST(VaultPath::parse("").is_root());
+  BOOST_TEST(VaultPath::parse("/a b/c.txt").display() == "/a b/c.txt");
+  BOOST_TEST(VaultPath::parse("%2e%2e").name() == "%2e%2e");  // already decoded once: a literal name
+}
+
+// Refused, never cleaned: each of these would let a naive join leave the root or confuse rules.
+BOOST_AUTO_TEST_CASE(traversal_and_malformed_paths_are_refused) {
+  const std::string bad[] = {"..",
+                             "/..",
+                             "a/../b",
+                             "a/..",
+                             "./a",
+                             "a/./b",
+                             "a//b",
+                             "//a",
+                             "a\\..\\b",
+                             "a\\b",
+                             std::string("a\0b", 3),
+                             "a\nb",
+                             "a\rb",
+                             "a\x7f",
+                             "\xc0\xae\xc0\xae/x",  // overlong '.'
+                             "\xe0\x80\xaf",        // overlong '/'
+                             "\xed\xa0\x80",        // surrogate
+                             "\xff",
+                             ".vault-tmp-123",
+                             "a/.vault-x",
+                             std::string(256, 'x'),
+                             std::string(1025, 'a')};
+  for (const auto& p : bad) BOOST_CHECK_THROW(VaultPath::parse(p), InvalidPath);
+}
+
+BOOST_AUTO_TEST_CASE(names_are_normalised_to_nfc) {
+  auto nfd = VaultPath::parse("/Cafe\xcc\x81");  // e + combining acute
+  auto nfc = VaultPath::parse("/Caf\xc3\xa9");
+  BOOST_TEST((nfd == nfc));
+  BOOST_TEST(nfd.relative() == "Caf\xc3\xa9");
+}
+
+BOOST_AUTO_TEST_CASE(depth_is_bounded) {
+  std::string deep;
+  for (int i = 0; i < 64; ++i) deep += "/d";
+  BOOST_CHECK_NO_THROW(VaultPath::parse(deep));
+  BOOST_CHECK_THROW(VaultPath::parse(deep + "/d"), InvalidPath);
+}
+
+BOOST_AUTO_TEST_CASE(prefixes_match_whole_components) {
+  auto secret = VaultPath::parse("/Secret");
+  BOOST_TEST(VaultPath::parse("/Secret").starts_with(secret));
+  BOOST_TEST(VaultPath::parse("/Secret/x").starts_with(secret));
+  BOOST_TEST(!VaultPath::parse("/Secretive").starts_with(secret));
+  BOOST_TEST(!VaultPath::parse("/secret").starts_with(secret));
+  BOOST_TEST(VaultPath::parse("/x").starts_with(VaultPath()));
+}
+
+BOOST_AUTO_TEST_CASE(child_validates_the_name) {
+  auto home = VaultPath::parse("/home");
+  BOOST_TEST(home.child("a.txt").display() == "/home/a.txt");
+  BOOST_CHECK_THROW(home.child(".."), InvalidPath);
+  BOOST_CHECK_THROW(home.child("a/b"), InvalidPath);
+  BOOST_CHECK_THROW(home.child(""), InvalidPath);
+  BOOST_TEST(home.parent().is_root());
+  BOOST_TEST(VaultPath().parent().is_root());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

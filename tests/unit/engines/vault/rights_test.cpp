@@ -1,0 +1,78 @@
+#include "engines/vault/rights.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using dozor::vault::Access;
+using dozor::vault::Rights;
+using dozor::vault::Rule;
+using dozor::vault::VaultPath;
+
+namespace {
+VaultPath P(const char* s) { return VaultPath::parse(s); }
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(vault_rights)
+
+BOOST_AUTO_TEST_CASE(every_user_owns_a_home_folder) {
+  Access a({}, false, "alice");
+  BOOST_TEST((a.rights_on(P("/home/alice/x.txt")) == Rights{true, true, true}));
+  BOOST_TEST((a.rights_on(P("/home/bob")) == Rights{}));
+  BOOST_TEST((a.rights_on(P("/home/alicex")) == Rights{}));
+  BOOST_TEST((a.rights_on(P("/")) == Rights{}));
+}
+
+BOOST_AUTO_TEST_CASE(rules_cover_whole_components_only) {
+  Access a({{1, P("/Secret"), {true, false, false}}}, false, "alice");
+  BOOST_TEST(a.may_read(P("/Secret")));
+  BOOST_TEST(a.may_read(P("/Secret/a/b")));
+  BOOST_TEST(!a.may_read(P("/Secretive")));
+  BOOST_TEST(!a.may_read(P("/secret")));
+}
+
+// A rule and a request spelling one name differently (NFC, NFD) are one path.
+BOOST_AUTO_TEST_CASE(unicode_spellings_of_a_rule_path_are_one_path) {
+  Access a({{1, P("/Caf\xc3\xa9"), {true, false, false}}}, false, "alice");
+  BOOST_TEST(a.may_read(P("/Cafe\xcc\x81/menu.txt")));
+  BOOST_TEST(!a.may_read(P("/Cafe/menu.txt")));
+}
+
+BOOST_AUTO_TEST_CASE(the_most_specific_rule_decides) {
+  Access a({{1, P("/Shared"), {true, true, true}},
+            {2, P("/Shared/Locked"), {true, false, false}},
+            {3, P("/Shared/Locked/Hidden"), {false, false, false}}},
+           false, "alice");
+  BOOST_TEST((a.rights_on(P("/Shared/x")) == Rights{true, true, true}));
+  BOOST_TEST((a.rights_on(P("/Shared/Locked/x")) == Rights{true, false, false}));
+  BOOST_TEST((a.rights_on(P("/Shared/Locked/Hidden/y")) == Rights{}));
+  BOOST_TEST(!a.may_see(P("/Shared/Locked/Hidden")));
+}
+
+BOOST_AUTO_TEST_CASE(folders_on_the_way_to_a_readable_one_may_be_passed) {
+  Access a({{1, P("/Projects/Apollo"), {true, false, false}}}, false, "alice");
+  BOOST_TEST(a.may_pass(P("/")));
+  BOOST_TEST(a.may_pass(P("/Projects")));
+  BOOST_TEST(!a.may_read(P("/Projects")));
+  BOOST_TEST(!a.may_see(P("/Projects/Gemini")));
+  BOOST_TEST(a.may_see(P("/home")));  // on the way to her home
+  BOOST_TEST(!a.may_see(P("/home/bob")));
+}
+
+BOOST_AUTO_TEST_CASE(a_write_only_rule_does_not_open_the_way) {
+  Access a({{1, P("/Dropbox"), {false, true, false}}}, false, "alice");
+  BOOST_TEST(a.may_pass(P("/")));  // the home folder still leads through the root
+  BOOST_TEST(!a.may_see(P("/Dropbox")));
+  BOOST_TEST(a.rights_on(P("/Dropbox/x")).write);
+}
+
+BOOST_AUTO_TEST_CASE(an_explicit_rule_on_the_home_replaces_the_implicit_one) {
+  Access a({{1, P("/home/alice"), {true, false, false}}}, false, "alice");
+  BOOST_TEST((a.rights_on(P("/home/alice/x")) == Rights{true, false, false}));
+}
+
+BOOST_AUTO_TEST_CASE(admins_hold_every_right) {
+  Access a({}, true, "root");
+  BOOST_TEST((a.rights_on(P("/anything")) == Rights{true, true, true}));
+  BOOST_TEST(a.may_see(P("/home/bob")));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
