@@ -149,6 +149,17 @@ std::map<std::string, Setter> setters(Config& c) {
       {"notify.language", string_setter(c.notify.language)},
       {"scanner.allow_private_targets", bool_setter(c.scanner.allow_private_targets)},
       {"paths.migrations", string_setter(c.paths.migrations)},
+      {"analyzer.socket", string_setter(c.analyzer.socket)},
+      {"analyzer.socket_mode", mode_setter(c.analyzer.socket_mode)},
+      {"analyzer.workers", int_setter(c.analyzer.workers, 1, 64)},
+      {"analyzer.threads", int_setter(c.analyzer.threads, 1, 256)},
+      {"analyzer.model", string_setter(c.analyzer.model)},
+      {"analyzer.max_document", int_setter(c.analyzer.max_document, 1024, 1LL << 30)},
+      {"analyzer.max_pages", int_setter(c.analyzer.max_pages, 1, 100000)},
+      {"analyzer.fetch_urls", bool_setter(c.analyzer.fetch_urls)},
+      {"analyzer.fetch_timeout", int_setter(c.analyzer.fetch_timeout, 1, 600)},
+      {"analyzer.listen", string_setter(c.analyzer.listen)},
+      {"analyzer.networks", string_setter(c.analyzer.networks)},
       {"paths.common_passwords", string_setter(c.paths.common_passwords)},
   };
 }
