@@ -100,7 +100,7 @@ struct AnalyzerConfig {
   int fetch_timeout = 30;                  // seconds for one URL
   // nginx's internal listener for the analyzer and who may reach it (nginx/render).
   std::string listen = "127.0.0.1:8181";
-  std::string networks = "127.0.0.1/32 ::1/128";
+  std::string networks = "127.0.0.1/32,::1/128";  // comma or space separated
 };
 
 struct PathsConfig {

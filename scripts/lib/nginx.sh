@@ -8,7 +8,9 @@ NGINX_ARGS=(-p "$STATE/nginx/" -c "$STATE/nginx/nginx.conf" -e "$LOG/nginx-error
 nginx_render() {
   "$REPO/nginx/render" dev --out "$STATE/nginx" --state "$STATE" --www "$WWW" \
     --https-port "$HTTPS_PORT" --http-port "$HTTP_PORT" --listen "$LISTEN" \
-    --worker-user "$NGINX_USER" --bench "$NGINX_BENCH" --internal-nets "$INTERNAL_NETS"
+    --worker-user "$NGINX_USER" --bench "$NGINX_BENCH" --internal-nets "$INTERNAL_NETS" \
+    --analyzer-socket "$ANALYZER_SOCK" --analyzer-listen "$(toml_get analyzer listen)" \
+    --analyzer-networks "$(toml_get analyzer networks)"
 }
 
 # Start, or re-render and reload a running one: templates edited in nginx/ take effect.
