@@ -27,7 +27,8 @@ Document extract_pdf(std::string_view bytes, const ExtractLimits& limits) {
   }
   if (pdf->is_locked()) throw BadDocument("the PDF is encrypted");
   int pages = pdf->pages();
-  if (pages < 0) throw BadDocument("the PDF is malformed and cannot be read");
+  // poppler repairs what it can; a file with no readable page tree has nothing to analyse.
+  if (pages <= 0) throw BadDocument("the PDF is malformed: no readable pages");
   if (static_cast<std::size_t>(pages) > limits.max_pages)
     throw BadDocument("the PDF has " + std::to_string(pages) + " pages, more than the " +
                       std::to_string(limits.max_pages) + " allowed");

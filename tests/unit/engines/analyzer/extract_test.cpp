@@ -68,3 +68,12 @@ BOOST_AUTO_TEST_CASE(broken_containers_and_pdfs_are_bad_documents) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(analyzer_extract_pdf)
+
+BOOST_AUTO_TEST_CASE(pdf_without_a_page_tree_is_malformed) {
+  BOOST_CHECK_THROW(extract_pdf("%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >>\ntrailer << /Root 1 0 R >>\n%%EOF", {}),
+                    BadDocument);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
