@@ -89,7 +89,7 @@ bool bik_shape(std::string_view s) { return all_digits(s, 9) && s.substr(0, 2) =
 
 bool account_with_bik(std::string_view account, std::string_view bik) {
   if (!all_digits(account, 20) || !bik_shape(bik)) return false;
-  auto keyed = [&](std::string prefix) {
+  auto keyed = [&](const std::string& prefix) {
     std::string all = prefix + std::string(account);
     static constexpr std::array<int, 3> kWeights{7, 1, 3};
     int sum = 0;

@@ -1,8 +1,10 @@
 #include "engines/analyzer/detector.hpp"
 
 #include <algorithm>
+#include <array>
 #include <ctime>
 #include <set>
+#include <string_view>
 
 #include "engines/analyzer/checksums.hpp"
 #include "engines/analyzer/text.hpp"
@@ -13,12 +15,17 @@ namespace {
 
 using limits::analyzer::kContextWindowChars;
 
-const std::set<std::string> kValidators{"passport_rf", "snils",     "inn10",        "inn12",    "ogrn",
-                                        "ogrnip",      "bank_card", "bank_account", "phone_ru", "phone_intl",
-                                        "email",       "date",      "car_plate",    "digits16"};
+template <std::size_t N>
+bool contains(const std::array<std::string_view, N>& list, std::string_view item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
 
-const std::set<std::string> kSpecial{"health",        "religion",        "politics",  "nationality",
-                                     "intimate_life", "criminal_record", "biometrics"};
+constexpr std::array<std::string_view, 14> kValidators{
+    "passport_rf",  "snils",    "inn10",      "inn12", "ogrn", "ogrnip",    "bank_card",
+    "bank_account", "phone_ru", "phone_intl", "email", "date", "car_plate", "digits16"};
+
+constexpr std::array<std::string_view, 7> kSpecial{"health",        "religion",        "politics",  "nationality",
+                                                   "intimate_life", "criminal_record", "biometrics"};
 
 re2::RE2::Options options() {
   re2::RE2::Options o;
@@ -135,7 +142,7 @@ bool validate(const std::string& validator, std::string_view value, const std::v
 
 }  // namespace
 
-bool is_special_category(const std::string& category) { return kSpecial.count(category) > 0; }
+bool is_special_category(const std::string& category) { return contains(kSpecial, category); }
 
 std::string mask(const std::string& category, const std::string& value) {
   if (is_special_category(category)) return value;
@@ -194,7 +201,7 @@ Detector::Detector(Model model)
       names_(names::first_name_forms(model_.first_names), names::surname_forms(model_.surnames)) {
   set_ = std::make_unique<re2::RE2::Set>(options(), re2::RE2::UNANCHORED);
   for (const auto& r : model_.rules) {
-    if (!kValidators.count(r.validator)) throw ModelError("rule " + r.id + ": unknown validator " + r.validator);
+    if (!contains(kValidators, r.validator)) throw ModelError("rule " + r.id + ": unknown validator " + r.validator);
     auto re = std::make_unique<re2::RE2>(r.pattern, options());
     if (!re->ok() || re->NumberOfCapturingGroups() != 1)
       throw ModelError("rule " + r.id + ": the pattern must compile and have one capture group");
@@ -206,11 +213,12 @@ Detector::Detector(Model model)
 
   special_set_ = std::make_unique<re2::RE2::Set>(options(), re2::RE2::UNANCHORED);
   for (const auto& [cat, words] : model_.special) {
-    if (!kSpecial.count(cat)) throw ModelError("special_categories.json: unknown category " + cat);
+    if (!contains(kSpecial, cat)) throw ModelError("special_categories.json: unknown category " + cat);
     for (const auto& w : words) {
       std::string err;
-      if (special_set_->Add("(?:^|[^\\pL])" + re2::RE2::QuoteMeta(w), &err) < 0)
-        throw ModelError("special keyword '" + w + "': " + err);
+      std::string pattern = "(?:^|[^\\pL])";
+      pattern += re2::RE2::QuoteMeta(w);
+      if (special_set_->Add(pattern, &err) < 0) throw ModelError("special keyword '" + w + "': " + err);
       special_keywords_.emplace_back(cat, w);
     }
   }
@@ -267,7 +275,7 @@ void Detector::scan_segment(const Segment& seg, const std::string& norm, const s
   std::vector<std::pair<std::size_t, std::size_t>> taken;
   std::vector<std::pair<std::size_t, Finding>> kept;
   for (auto i : order) {
-    auto [b, e] = spans[i];
+    const std::size_t b = spans[i].first, e = spans[i].second;
     bool overlaps = std::any_of(taken.begin(), taken.end(), [&](auto t) { return b < t.second && t.first < e; });
     if (overlaps) continue;
     taken.emplace_back(b, e);

@@ -208,14 +208,14 @@ void read_docx(Container& zip, Document& doc) {
   doc.type = "docx";
   std::size_t counter = 0;
   auto main = parse_xml(zip, "word/document.xml");
-  paragraphs(doc, main, "w:p", "w:t", "", "paragraph", counter);
+  paragraphs(doc, main.root(), "w:p", "w:t", "", "paragraph", counter);
   for (const auto& name : zip.names()) {
     bool extra = name.rfind("word/header", 0) == 0 || name.rfind("word/footer", 0) == 0 ||
                  name == "word/footnotes.xml" || name == "word/endnotes.xml" || name == "word/comments.xml";
     if (!extra || name.size() < 4 || name.substr(name.size() - 4) != ".xml") continue;
     std::size_t c = 0;
     auto part = parse_xml(zip, name);
-    paragraphs(doc, part, "w:p", "w:t", name.substr(5, name.size() - 9), "paragraph", c);
+    paragraphs(doc, part.root(), "w:p", "w:t", name.substr(5, name.size() - 9), "paragraph", c);
   }
 }
 
@@ -275,7 +275,7 @@ void read_pptx(Container& zip, Document& doc) {
   for (const auto& [n, name] : slides) {
     std::size_t c = 0;
     auto part = parse_xml(zip, name);
-    paragraphs(doc, part, "a:p", "a:t", "", "slide", c, false, std::to_string(n));
+    paragraphs(doc, part.root(), "a:p", "a:t", "", "slide", c, false, std::to_string(n));
   }
 }
 
@@ -283,7 +283,7 @@ void read_odt(Container& zip, Document& doc, const std::string& type) {
   doc.type = type;
   std::size_t counter = 0;
   auto content = parse_xml(zip, "content.xml");
-  paragraphs(doc, content, "text:p", nullptr, "", type == "odp" ? "slide" : "paragraph", counter);
+  paragraphs(doc, content.root(), "text:p", nullptr, "", type == "odp" ? "slide" : "paragraph", counter);
 }
 
 void read_ods(Container& zip, Document& doc) {

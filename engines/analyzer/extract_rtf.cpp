@@ -1,7 +1,9 @@
 // RTF → paragraphs. Debian has no RTF text library for C++, so this is a small bounded reader of
 // the RTF 1.9 syntax: groups, control words, \'hh bytes in the document's ANSI code page,
 // \uN Unicode with \ucN fallback skipping, and the destinations that hold no body text skipped.
-#include <set>
+#include <algorithm>
+#include <array>
+#include <string_view>
 
 #include "engines/analyzer/extract.hpp"
 #include "engines/analyzer/text.hpp"
@@ -9,7 +11,7 @@
 namespace dozor::analyzer {
 namespace {
 
-const std::set<std::string> kSkipped{
+constexpr std::array<std::string_view, 25> kSkipped{
     "fonttbl",      "colortbl",  "stylesheet",        "info",    "pict",      "object",   "themedata", "datastore",
     "latentstyles", "listtable", "listoverridetable", "rsidtbl", "generator", "xmlnstbl", "filetbl",   "revtbl",
     "header",       "footer",    "headerl",           "headerr", "footerl",   "footerr",  "fldinst",   "bkmkstart",
@@ -123,7 +125,7 @@ Document extract_rtf(std::string_view s) {
     if (neg) num = -num;
     if (i < s.size() && s[i] == ' ') ++i;  // the delimiter belongs to the word
 
-    if (kSkipped.count(word)) {
+    if (std::find(kSkipped.begin(), kSkipped.end(), word) != kSkipped.end()) {
       stack.back().skip = true;
     } else if (word == "ansicpg" && has_num) {
       codepage = "windows-" + std::to_string(num);

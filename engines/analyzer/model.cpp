@@ -3,11 +3,12 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <array>
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 #include <fstream>
-#include <set>
 #include <sstream>
+#include <string_view>
 
 #include "engines/analyzer/text.hpp"
 #include "engines/limits.hpp"
@@ -19,8 +20,8 @@ namespace json = boost::json;
 using limits::analyzer::kManifestMaxFileBytes;
 
 // The files a model must have; the manifest may list no others.
-const std::set<std::string> kRequiredFiles{"rules.json", "first_names.txt", "surnames.txt", "special_categories.json",
-                                           "samples.json"};
+constexpr std::array<std::string_view, 5> kRequiredFiles{"rules.json", "first_names.txt", "surnames.txt",
+                                                         "special_categories.json", "samples.json"};
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -107,17 +108,27 @@ Model load_model(const std::string& dir) {
   std::map<std::string, std::string> body;
   for (const auto& [key, hash] : files->get_object()) {
     std::string name(key);
-    if (!kRequiredFiles.count(name)) throw ModelError("manifest.json lists an unknown file " + name);
+    if (std::find(kRequiredFiles.begin(), kRequiredFiles.end(), name) == kRequiredFiles.end())
+      throw ModelError("manifest.json lists an unknown file " + name);
     if (!hash.is_string()) throw ModelError("manifest.json: the sha256 of " + name + " must be a string");
-    std::string content = read_file(dir + "/" + name);
+    std::string path = dir;
+    path += '/';
+    path += name;
+    std::string content = read_file(path);
     std::string actual = sha256_hex(content);
-    if (actual != hash.get_string())
-      throw ModelError("model file " + name + " was changed: sha256 " + actual + ", the manifest says " +
-                       std::string(hash.get_string()));
+    if (actual != hash.get_string()) {
+      std::string msg = "model file ";
+      msg += name;
+      msg += " was changed: sha256 ";
+      msg += actual;
+      msg += ", the manifest says ";
+      msg += hash.get_string();
+      throw ModelError(msg);
+    }
     body[name] = std::move(content);
   }
-  for (const auto& f : kRequiredFiles)
-    if (!body.count(f)) throw ModelError("manifest.json does not list " + f);
+  for (auto f : kRequiredFiles)
+    if (!body.count(std::string(f))) throw ModelError("manifest.json does not list " + std::string(f));
 
   auto rules = parse_json(body["rules.json"], "rules.json");
   auto* list = rules.get_object().if_contains("rules");

@@ -1,6 +1,8 @@
 #include "engines/analyzer/extract.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include <fstream>
+#include <iterator>
 
 #include "engines/analyzer/text.hpp"
 
@@ -72,8 +74,24 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(analyzer_extract_pdf)
 
 BOOST_AUTO_TEST_CASE(pdf_without_a_page_tree_is_malformed) {
-  BOOST_CHECK_THROW(extract_pdf("%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >>\ntrailer << /Root 1 0 R >>\n%%EOF", {}),
-                    BadDocument);
+  BOOST_CHECK_THROW(
+      extract_pdf("%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >>\ntrailer << /Root 1 0 R >>\n%%EOF", {}),
+      BadDocument);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(analyzer_extract_pdf_pages)
+
+BOOST_AUTO_TEST_CASE(page_limit_at_n_and_n_plus_one) {
+  std::ifstream in(std::string(DOZOR_SOURCE_DIR) + "/tests/fuzz/corpus/analyzer_pdf/two-pages.pdf", std::ios::binary);
+  std::string pdf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  BOOST_REQUIRE(!pdf.empty());
+  ExtractLimits two{2}, one{1};
+  auto doc = extract_pdf(pdf, two);
+  BOOST_TEST(doc.pages == 2u);
+  BOOST_TEST(doc.segments.back().where.ref == "2");
+  BOOST_CHECK_THROW(extract_pdf(pdf, one), BadDocument);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
