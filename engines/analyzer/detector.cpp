@@ -218,7 +218,13 @@ Detector::Detector(Model model)
       std::string err;
       std::string pattern = "(?:^|[^\\pL])";
       pattern += re2::RE2::QuoteMeta(w);
-      if (special_set_->Add(pattern, &err) < 0) throw ModelError("special keyword '" + w + "': " + err);
+      if (special_set_->Add(pattern, &err) < 0) {
+        std::string msg = "special keyword '";
+        msg += w;
+        msg += "': ";
+        msg += err;
+        throw ModelError(msg);
+      }
       special_keywords_.emplace_back(cat, w);
     }
   }
