@@ -57,3 +57,22 @@ inline constexpr std::int64_t kVaultMultipartOverhead = std::int64_t{1}
                                                         << 20;  // an upload body beyond vault.max_upload
 
 }  // namespace dozor::limits
+
+// The document analyzer (engines/analyzer, docs/analyzer.md). The document size itself is the
+// config key analyzer.max_document; these bound what one document may expand into.
+namespace dozor::limits::analyzer {
+inline constexpr std::size_t kZipMaxEntries = 10000;               // entries in a DOCX/XLSX/ODT container
+inline constexpr std::uint64_t kZipMaxTotalBytes = 256ULL << 20;   // uncompressed, all entries read
+inline constexpr std::uint64_t kZipMaxEntryBytes = 64ULL << 20;    // uncompressed, one XML part
+inline constexpr std::uint64_t kZipMaxRatio = 200;                 // uncompressed / compressed, one entry
+inline constexpr std::uint64_t kZipRatioFloorBytes = 1ULL << 20;   // the ratio applies above this size
+inline constexpr std::size_t kPdfMaxPages = 2000;                  // pages of one PDF
+inline constexpr std::size_t kSpreadsheetMaxCells = 1000000;       // non-empty cells of one workbook
+inline constexpr std::size_t kRtfMaxDepth = 256;                   // nesting of RTF groups
+inline constexpr std::size_t kHtmlMaxDepth = 512;                  // element nesting walked
+inline constexpr std::size_t kMaxSegments = 2000000;               // paragraphs, cells, lines, pages
+inline constexpr std::size_t kMaxTextBytes = 128ULL << 20;         // extracted text of one document
+inline constexpr std::size_t kMaxFindings = 10000;                 // findings listed (all are counted)
+inline constexpr std::size_t kContextWindowChars = 64;             // context words are looked for this near
+inline constexpr std::size_t kManifestMaxFileBytes = 16ULL << 20;  // one file of the model bundle
+}  // namespace dozor::limits::analyzer

@@ -66,7 +66,8 @@ add_custom_target(dozor-dist DEPENDS ${_dozor_installed_programs})
 set(_dozor_data_dirs
     "www" "www"
     "db/migrations" "migrations"
-    "share/passwords" "passwords")
+    "share/passwords" "passwords"
+    "share/analyzer" "analyzer")
 while(_dozor_data_dirs)
   list(POP_FRONT _dozor_data_dirs _src _dest)
   if(EXISTS "${CMAKE_SOURCE_DIR}/${_src}")

@@ -89,6 +89,22 @@ struct NotifyConfig {
   std::string language = "en";                                 // en | ru
 };
 
+// dozor-analyzer (docs/analyzer.md): its own socket and process pool, the model bundle, limits.
+struct AnalyzerConfig {
+  std::string socket = "/run/dozor-analyzer/analyzer.sock";
+  unsigned socket_mode = 0660;
+  int workers = 1;  // processes; each loads the model
+  int threads = 4;  // documents analysed at once per process
+  std::string model = "/usr/share/dozor/analyzer";
+  std::int64_t max_document = 50LL << 20;  // bytes of one document (413 above)
+  int max_pages = 2000;                    // pages of one PDF (422 above)
+  bool fetch_urls = false;                 // {"url": ...} bodies; the packaged unit has no network
+  int fetch_timeout = 30;                  // seconds for one URL
+  // nginx's internal listener for the analyzer and who may reach it (nginx/render).
+  std::string listen = "127.0.0.1:8181";
+  std::string networks = "127.0.0.1/32,::1/128";  // comma or space separated
+};
+
 struct PathsConfig {
   std::string migrations = "/usr/share/dozor/migrations";
   std::string common_passwords = "/usr/share/dozor/passwords/common-passwords.txt";
@@ -117,6 +133,7 @@ struct Config {
   ScannerConfig scanner;
   PathsConfig paths;
   VaultConfig vault;
+  AnalyzerConfig analyzer;
 };
 
 // Thrown with every problem found, one per line.

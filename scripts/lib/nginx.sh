@@ -9,7 +9,9 @@ nginx_render() {
   "$REPO/nginx/render" dev --out "$STATE/nginx" --state "$STATE" --www "$WWW" \
     --https-port "$HTTPS_PORT" --http-port "$HTTP_PORT" --listen "$LISTEN" \
     --worker-user "$NGINX_USER" --bench "$NGINX_BENCH" --internal-nets "$INTERNAL_NETS" \
-    --vault-root "$STATE/vault"
+    --vault-root "$STATE/vault" \
+    --analyzer-socket "$ANALYZER_SOCK" --analyzer-listen "$(toml_get analyzer listen)" \
+    --analyzer-networks "$(toml_get analyzer networks)"
 }
 
 # Start, or re-render and reload a running one: templates edited in nginx/ take effect.

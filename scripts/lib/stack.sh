@@ -8,6 +8,7 @@ CONF=$STATE/dozor.toml
 STACK_ENV=$STATE/stack.env
 MYSQL_SOCK=$RUN/mysqld.sock
 FCGI_SOCK=$RUN/fcgi.sock
+ANALYZER_SOCK=$RUN/analyzer.sock
 ME=$(id -un)
 
 # Unix socket paths are limited to 107 bytes, and nginx's config syntax breaks on spaces.
@@ -31,6 +32,7 @@ load_stack_env() {
 write_stack_env() {
   local bin_dir=${BIN_DIR:-} https=${DOZOR_HTTPS_PORT:-} http=${DOZOR_HTTP_PORT:-}
   local bench=${DOZOR_NGINX_BENCH:-} nets=${DOZOR_NGINX_INTERNAL_NETS:-} repo=$REPO
+  local analyzer_port=${DOZOR_ANALYZER_PORT:-}
   if [ -f "$STACK_ENV" ]; then
     # shellcheck disable=SC1090
     source "$STACK_ENV"
@@ -41,6 +43,7 @@ write_stack_env() {
   HTTP_PORT=${http:-${HTTP_PORT:-8080}}
   NGINX_BENCH=${bench:-${NGINX_BENCH:-off}}
   INTERNAL_NETS=${nets:-${INTERNAL_NETS:-}}
+  ANALYZER_PORT=${analyzer_port:-${ANALYZER_PORT:-8181}}
   WWW=$REPO/www
   LISTEN=127.0.0.1
   # Browsers may try ::1 first for "localhost"; listen there too when the host has IPv6.
@@ -49,7 +52,7 @@ write_stack_env() {
   {
     echo "# Written by scripts/stackctl init; re-running init rewrites it."
     local k
-    for k in REPO BIN_DIR WWW HTTPS_PORT HTTP_PORT LISTEN NGINX_USER NGINX_BENCH INTERNAL_NETS; do
+    for k in REPO BIN_DIR WWW HTTPS_PORT HTTP_PORT LISTEN NGINX_USER NGINX_BENCH INTERNAL_NETS ANALYZER_PORT; do
       printf '%s=%q\n' "$k" "${!k}"
     done
   } >"$STACK_ENV"
@@ -127,6 +130,7 @@ common_passwords = "$REPO/share/passwords/common-passwords.txt"
 EOF
   write_vault_config
   umask "$old_umask"
+  analyzer_config
 }
 
 write_secrets() {

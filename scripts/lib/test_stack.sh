@@ -16,9 +16,12 @@ test_stack_start() {
   # Notifications go to a fake Telegram Bot API that the tests start on this port (never the
   # real one: tests send nothing off this machine).
   export DOZOR_NOTIFY_TELEGRAM_API_BASE=http://127.0.0.1:$((https + 7))
+  # nginx's internal listener for dozor-analyzer (analyzer.listen), beside the test ports.
+  export DOZOR_ANALYZER_PORT=$((https + 8))
   BIN_DIR=$bin DOZOR_HTTPS_PORT=$https DOZOR_HTTP_PORT=$http scripts/stackctl "$state" start
   export DOZOR_TEST_BASE_URL=https://127.0.0.1:$https
   export DOZOR_TEST_HTTP_URL=http://127.0.0.1:$http
+  export DOZOR_TEST_ANALYZER_URL=http://127.0.0.1:$DOZOR_ANALYZER_PORT
   export DOZOR_TEST_STATE=$state
   export DOZOR_TEST_STACKCTL=$PWD/scripts/stackctl
   export DOZOR_TEST_BIN_DIR=$bin

@@ -1,0 +1,40 @@
+#pragma once
+// What an extractor produces and a detector reads: the document's text in located pieces.
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dozor::analyzer {
+
+// Where a piece of text was found: kind is page | paragraph | cell | slide | line, ref the
+// 1-based number (or the cell name "B2"), part the sheet or part name when there is one.
+struct Location {
+  std::string kind;
+  std::string ref;
+  std::string part;
+};
+
+struct Segment {
+  Location where;
+  std::string text;     // UTF-8, NFKC-normalised by the detector
+  std::string context;  // text near it that context words may come from (a cell's row and header)
+};
+
+struct Document {
+  std::string type;            // text | html | docx | xlsx | pptx | odt | ods | pdf | rtf
+  std::string charset;         // what the bytes were decoded from (text and html)
+  std::size_t pages = 0;       // PDF
+  std::size_t text_bytes = 0;  // of all segments, bounded by kMaxTextBytes
+  std::vector<Segment> segments;
+};
+
+// The document cannot be analysed; `reason` says why in words an operator can act on.
+struct UnsupportedDocument : std::runtime_error {  // → 415
+  using std::runtime_error::runtime_error;
+};
+struct BadDocument : std::runtime_error {  // malformed, encrypted, or past a limit → 422
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace dozor::analyzer

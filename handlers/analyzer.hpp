@@ -1,0 +1,62 @@
+#pragma once
+// dozor-analyzer's handlers: readiness, version and the analysis API (docs/analyzer.md).
+// The route table that serves them, and the OpenAPI document made from it, are in
+// fcgi/analyzer_routes.cpp.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "engines/analyzer/analyzer.hpp"
+#include "engines/config/config.hpp"
+#include "fcgi/request.hpp"
+#include "fcgi/response.hpp"
+
+namespace dozor::handlers::analyzer_api {
+
+// The bearer token's claims (verified signature and expiry; see docs/analyzer.md on revocation).
+struct Caller {
+  std::int64_t id = 0;
+  std::string name;
+  bool admin = false;
+};
+
+// One worker process's analyzer: the model is loaded in the background after start, and until
+// it is (and its self-test passed) every answer but /version says why it is not ready.
+class Service {
+ public:
+  Service(config::Config cfg, std::string jwt_key);
+
+  // Loads the model (blocking); records the analyzer or the reason it failed.
+  void load();
+
+  std::shared_ptr<const analyzer::Analyzer> analyzer() const;
+  std::string not_ready_reason() const;
+
+  const config::Config& config() const { return cfg_; }
+  const std::string& jwt_key() const { return jwt_key_; }
+  std::chrono::steady_clock::time_point started() const { return started_; }
+
+  std::atomic<std::uint64_t> analysed{0};  // documents answered with a report
+  std::atomic<std::uint64_t> refused{0};   // documents answered 413/415/422
+  std::atomic<std::int64_t> in_flight{0};  // analyses running now
+
+ private:
+  config::Config cfg_;
+  std::string jwt_key_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  mutable std::mutex mu_;
+  std::shared_ptr<const analyzer::Analyzer> analyzer_;
+  std::string reason_ = "the model is loading";
+};
+
+http::Response health(Service& s, const http::Request& req, const Caller* caller);
+http::Response version(Service& s, const http::Request& req, const Caller* caller);
+http::Response analyze(Service& s, const http::Request& req, const Caller* caller);
+
+// The JSON of a report; values masked unless `reveal`.
+boost::json::object report_json(const analyzer::Report& r, bool reveal);
+
+}  // namespace dozor::handlers::analyzer_api

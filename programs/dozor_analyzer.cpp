@@ -1,0 +1,89 @@
+// dozor-analyzer: the document analyzer (component C) — its own FastCGI socket and process pool
+// under the same supervisor as dozor-fcgi, no database, no network of its own when packaged.
+#include <sysexits.h>
+
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include "engines/analyzer/analyzer.hpp"
+#include "engines/auth/auth_service.hpp"
+#include "engines/config/command_line.hpp"
+#include "engines/config/config.hpp"
+#include "engines/net/multi_fetch.hpp"
+#include "fcgi/analyzer_routes.hpp"
+#include "fcgi/supervisor.hpp"
+#include "fcgi/worker.hpp"
+#include "handlers/analyzer.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: dozor-analyzer [--config FILE] [--check-config]\n"
+    "       dozor-analyzer --version | --help\n"
+    "  --config FILE    configuration (default $DOZOR_CONFIG or /etc/dozor/dozor.toml)\n"
+    "  --check-config   load the configuration, the JWT key and the model (manifest, checksums,\n"
+    "                   self-test), report, and exit: 0 when valid, 78 (EX_CONFIG) when not\n"
+    "Without --check-config: run the master process on analyzer.socket (docs/analyzer.md).\n";
+
+// The shared supervisor reads server.*: the analyzer's own keys take their place.
+dozor::config::Config load_checked(const std::string& config_path) {
+  auto cfg = dozor::config::load(config_path);
+  dozor::auth::load_jwt_key(cfg.auth.jwt_secret_file);
+  cfg.server.socket = cfg.analyzer.socket;
+  cfg.server.socket_mode = cfg.analyzer.socket_mode;
+  cfg.server.workers = cfg.analyzer.workers;
+  cfg.server.threads = cfg.analyzer.threads;
+  cfg.server.max_requests = 0;
+  // Room for the multipart envelope around a document of max_document bytes.
+  cfg.server.max_body = cfg.analyzer.max_document + (1 << 20);
+  return cfg;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto parsed = dozor::config::parse_command_line(argc, argv, "dozor-analyzer", kUsage);
+  if (!parsed.line) return parsed.exit_status;
+  const std::string config_path = parsed.line->config_path;
+  dozor::config::Config cfg;
+  try {
+    cfg = load_checked(config_path);
+  } catch (const std::exception& e) {
+    std::cerr << "dozor-analyzer: " << e.what() << "\n";
+    return EX_CONFIG;
+  }
+  if (parsed.line->check_only) {
+    try {
+      dozor::analyzer::Analyzer a(cfg.analyzer.model);
+      std::cout << "dozor-analyzer: configuration " << dozor::config::resolve_path(config_path) << " is valid; model "
+                << a.model().name << " " << a.model().version << " (sha256:" << a.model().checksum
+                << ") passed its self-test\n";
+      return 0;
+    } catch (const std::exception& e) {
+      std::cerr << "dozor-analyzer: " << e.what() << "\n";
+      return EX_CONFIG;
+    }
+  }
+  try {
+    auto load = [&] { return load_checked(config_path); };
+    auto worker = [](int listen_fd, const dozor::config::Config& c) {
+      dozor::net::global_init();
+      dozor::handlers::analyzer_api::Service service(c, dozor::auth::load_jwt_key(c.auth.jwt_secret_file));
+      // The model loads beside the accept loop: /health answers 503 with the reason until it
+      // is loaded and self-tested, and keeps saying why if that fails.
+      std::thread loader([&service] { service.load(); });
+      dozor::fcgi::WorkerLimits limits{c.server.threads, c.server.max_requests, c.server.max_body,
+                                       c.server.shutdown_timeout};
+      int rc = dozor::fcgi::run_worker(listen_fd, limits, [&](const dozor::http::Request& req) {
+        return dozor::http::analyzer_dispatch(service, req);
+      });
+      loader.join();
+      return rc;
+    };
+    return dozor::fcgi::run_supervisor(load, worker);
+  } catch (const std::exception& e) {
+    std::cerr << "dozor-analyzer: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,451 @@
+"""dozor-analyzer through nginx's internal listener (docs/analyzer.md): readiness and version,
+a labelled corpus in every supported format with planted personal data and clean twins,
+hostile documents each refused with a clear reason, the API's 401/403/413/415/422 answers,
+the OpenAPI document, and the network restriction enforced by nginx itself."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+import zipfile
+
+from dozor_client import (REPO, DozorTestCase, FixtureServer, admin_token, get, jwt_encode,
+                          jwt_signing_key, post, request)
+
+ANALYZER = os.environ.get("DOZOR_TEST_ANALYZER_URL", "http://127.0.0.1:8181")
+MAX_DOCUMENT = 50 << 20
+
+# ---------------------------------------------------------------- the labelled corpus
+
+# (text, category) — every value has a valid checksum or its context.
+PLANTED_RU = [
+    ("Сотрудник: Смирнова Анна Сергеевна", "full_name"),
+    ("СНИЛС 112-233-445 95", "snils"),
+    ("ИНН 500100732259", "inn"),
+    ("Паспорт серия 45 10 № 123456, выдан ОВД", "passport_rf"),
+    ("Телефон: +7 (916) 123-45-67", "phone"),
+    ("Почта: anna.smirnova@example.ru", "email"),
+    ("Дата рождения: 12.03.1985", "birth_date"),
+    ("Карта 2200 7012 3456 7896", "bank_card"),
+    ("ОГРН 1027700132195", "ogrn"),
+    ("Автомобиль, госномер А123ВС77", "car_plate"),
+    ("Полис ОМС 7751 2300 1234 5678", "oms_policy"),
+    ("БИК 044525225, счёт 40817810438000012345", "bank_account"),
+    ("Диагноз: гипертоническая болезнь II стадии", "health"),
+]
+# The clean twin: the same shapes with wrong check digits and without context or names.
+CLEAN_RU = [
+    "Отдел снабжения: заявка принята",
+    "Номер заявки 112-233-445 96",
+    "Код партии 500100732258",
+    "Артикул 45 10 123456, склад 3",
+    "Доставка до 12.03.1985 не выполнялась",
+    "Номер сертификата 2200 7012 3456 7895",
+    "Регистрационный код 1027700132194",
+    "Цена 12 500 рублей, срок поставки 5 дней",
+]
+PLANTED_EN = [
+    ("Employee: John Smith", "full_name"),
+    ("SNILS 112-233-445 95", "snils"),
+    ("INN 500100732259", "inn"),
+    ("Phone: +44 20 7946 0958", "phone"),
+    ("E-mail: john.smith@example.com", "email"),
+    ("Date of birth: 12.03.1985", "birth_date"),
+    ("Card 5555 5555 5555 4444", "bank_card"),
+]
+CLEAN_EN = [
+    "Order 112-233-445 96 was shipped",
+    "Batch code 500100732258",
+    "Certificate 5555 5555 5555 4445",
+    "Delivery expected on 12.03.1985",
+]
+
+
+def categories(lines):
+    return sorted({c for _, c in lines})
+
+
+def xml_escape(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def docx(paragraphs: list[str], document_xml: str | None = None) -> bytes:
+    body = "".join('<w:p><w:r><w:t xml:space="preserve">%s</w:t></w:r></w:p>' % xml_escape(p) for p in paragraphs)
+    document_xml = document_xml or (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+        "<w:body>%s</w:body></w:document>" % body)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml",
+                   '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+                   '<Default Extension="xml" ContentType="application/xml"/>'
+                   '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>')
+        z.writestr("word/document.xml", document_xml)
+    return buf.getvalue()
+
+
+def xlsx(rows: list[list[str | int]]) -> bytes:
+    def col(i):
+        return chr(ord("A") + i)
+
+    xml_rows = []
+    for r, row in enumerate(rows, 1):
+        cells = []
+        for c, v in enumerate(row):
+            ref = "%s%d" % (col(c), r)
+            if isinstance(v, int):
+                cells.append('<c r="%s"><v>%d</v></c>' % (ref, v))
+            else:
+                cells.append('<c r="%s" t="inlineStr"><is><t>%s</t></is></c>' % (ref, xml_escape(v)))
+        xml_rows.append('<row r="%d">%s</row>' % (r, "".join(cells)))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
+        z.writestr("xl/workbook.xml",
+                   '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+                   'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+                   '<sheets><sheet name="Сотрудники" sheetId="1" r:id="rId1"/></sheets></workbook>')
+        z.writestr("xl/_rels/workbook.xml.rels",
+                   '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                   '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" '
+                   'Target="worksheets/sheet1.xml"/></Relationships>')
+        z.writestr("xl/worksheets/sheet1.xml",
+                   '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                   "<sheetData>%s</sheetData></worksheet>" % "".join(xml_rows))
+    return buf.getvalue()
+
+
+def odt(paragraphs: list[str]) -> bytes:
+    body = "".join("<text:p>%s</text:p>" % xml_escape(p) for p in paragraphs)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.text")  # stored, first
+        z.writestr("content.xml",
+                   '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+                   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+                   'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">'
+                   "<office:body><office:text>%s</office:text></office:body></office:document-content>" % body,
+                   zipfile.ZIP_DEFLATED)
+    return buf.getvalue()
+
+
+def pdf(pages: list[list[str]]) -> bytes:
+    """A minimal PDF (Helvetica, ASCII text), one content stream per page, with a correct xref."""
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", None, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    kids = []
+    for lines in pages:
+        ops = "BT /F1 11 Tf 72 760 Td 14 TL " + " ".join("(%s) Tj T*" % l.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") for l in lines) + " ET"
+        objects.append("<< /Length %d >>\nstream\n%s\nendstream" % (len(ops), ops))
+        content_no = len(objects)
+        objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                       "/Contents %d 0 R >>" % content_no)
+        kids.append("%d 0 R" % len(objects))
+    objects[1] = "<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join(kids), len(kids))
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, o in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, o.encode("latin-1"))
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def html(paragraphs: list[str]) -> bytes:
+    body = "".join("<p>%s</p>" % xml_escape(p) for p in paragraphs)
+    return ("<!DOCTYPE html><html><head><meta charset=utf-8><title>Документ</title>"
+            "<script>var snils='112-233-445 95';</script></head><body>%s</body></html>" % body).encode()
+
+
+def rtf(paragraphs: list[str]) -> bytes:
+    def enc(s):
+        return "".join(c if ord(c) < 128 else "\\u%d?" % ord(c) for c in s)
+    return ("{\\rtf1\\ansi\\ansicpg1251{\\fonttbl{\\f0 Times New Roman;}}\\f0 " +
+            "".join(enc(p) + "\\par " for p in paragraphs) + "}").encode()
+
+
+def analyze(body: bytes, *, token: str | None = None, content_type: str = "application/octet-stream",
+            query: str = "", source: str | None = None):
+    return request("POST", "/api/v1/analyze" + query, data=body, token=token or admin_token(), base=ANALYZER,
+                   headers={"Content-Type": content_type}, source=source, timeout=120)
+
+
+class AnalyzerTest(DozorTestCase):
+    def found(self, r) -> set[str]:
+        self.assertEqual(r.status, 200, r)
+        return {f["category"] for f in r.json["findings"]}
+
+    # ------------------------------------------------------------ readiness and version
+
+    def test_health_is_ready_with_the_model(self):
+        r = get("/health", base=ANALYZER)
+        self.assertEqual(r.status, 200, r)
+        self.assertTrue(r.json["ready"])
+        self.assertEqual(r.json["model"]["self_test"], "passed")
+        for k in ("uptime_seconds", "documents_analysed", "in_flight"):
+            self.assertIsInstance(r.json[k], int, r)
+
+    def test_version_names_the_model_and_its_checksum(self):
+        r = get("/version", base=ANALYZER)
+        self.assertEqual(r.status, 200, r)
+        manifest = (REPO / "share" / "analyzer" / "manifest.json").read_bytes()
+        self.assertEqual(r.json["model"]["checksum"], "sha256:" + hashlib.sha256(manifest).hexdigest())
+        self.assertEqual(r.json["model"]["version"], json.loads(manifest)["version"])
+        self.assertRegex(r.json["model"]["loaded_at"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+
+    def test_documents_analysed_counts_up(self):
+        before = get("/health", base=ANALYZER).json["documents_analysed"]
+        self.assertEqual(analyze("Телефон +7 916 123-45-67".encode()).status, 200)
+        # Several workers would each count their own; the dev and test stacks run one.
+        self.assertGreater(get("/health", base=ANALYZER).json["documents_analysed"], before)
+
+    # ------------------------------------------------------------ the corpus, per format
+
+    def check_pair(self, make, planted, clean, content_type="application/octet-stream"):
+        r = analyze(make([t for t, _ in planted]), content_type=content_type)
+        self.assertEqual(sorted(self.found(r)), categories(planted), r)
+        r2 = analyze(make(clean), content_type=content_type)
+        self.assertEqual(self.found(r2), set(), r2)
+        return r
+
+    def test_text_utf8(self):
+        r = self.check_pair(lambda ls: "\n".join(ls).encode(), PLANTED_RU, CLEAN_RU, "text/plain")
+        self.assertEqual(r.json["document"]["type"], "text")
+        self.assertEqual(r.json["summary"]["risk"], "high")
+        self.assertTrue(r.json["summary"]["art10"])
+        self.assertEqual(r.json["summary"]["special_categories"], ["health"])
+
+    def test_text_windows_1251(self):
+        r = self.check_pair(lambda ls: "\n".join(ls).encode("cp1251"), PLANTED_RU, CLEAN_RU, "text/plain")
+        self.assertNotEqual(r.json["document"]["charset"], "UTF-8")
+
+    def test_text_english(self):
+        self.check_pair(lambda ls: "\n".join(ls).encode(), PLANTED_EN, CLEAN_EN, "text/plain")
+
+    def test_html(self):
+        r = self.check_pair(html, PLANTED_RU, CLEAN_RU, "text/html")
+        self.assertEqual(r.json["document"]["type"], "html")
+
+    def test_docx(self):
+        r = self.check_pair(docx, PLANTED_RU, CLEAN_RU)
+        self.assertEqual(r.json["document"]["type"], "docx")
+        snils = [f for f in r.json["findings"] if f["category"] == "snils"][0]
+        self.assertEqual(snils["location"], {"kind": "paragraph", "ref": "2"})
+
+    def test_odt(self):
+        r = self.check_pair(odt, PLANTED_RU, CLEAN_RU)
+        self.assertEqual(r.json["document"]["type"], "odt")
+
+    def test_rtf(self):
+        r = self.check_pair(rtf, PLANTED_RU, CLEAN_RU)
+        self.assertEqual(r.json["document"]["type"], "rtf")
+
+    def test_xlsx_cells_use_their_column_header_as_context(self):
+        rows = [["ФИО", "СНИЛС", "ИНН", "Телефон"],
+                ["Петров Иван Сергеевич", 11223344595, "7707083893", "8 (916) 123-45-67"]]
+        r = analyze(xlsx(rows))
+        self.assertEqual(self.found(r), {"full_name", "snils", "inn", "phone"})
+        inn = [f for f in r.json["findings"] if f["category"] == "inn"][0]
+        self.assertEqual(inn["location"], {"kind": "cell", "ref": "C2", "part": "Сотрудники"})
+        clean = analyze(xlsx([["Товар", "Код", "Цена"], ["Болт", "7707083893", 120]]))
+        self.assertEqual(self.found(clean), set(), clean)  # INN-10 needs its context
+
+    def test_pdf_pages(self):
+        planted = [t for t, _ in PLANTED_EN]
+        r = analyze(pdf([["Introduction"], planted]))
+        self.assertEqual(sorted(self.found(r)), categories(PLANTED_EN), r)
+        self.assertEqual(r.json["document"]["pages"], 2)
+        self.assertTrue(all(f["location"] == {"kind": "page", "ref": "2"} for f in r.json["findings"]), r)
+        self.assertEqual(self.found(analyze(pdf([CLEAN_EN]))), set())
+
+    def test_multipart_upload(self):
+        boundary = "dozorBoundary42"
+        doc = "СНИЛС 112-233-445 95".encode()
+        body = (b"--%s\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n"
+                b"Content-Type: text/plain\r\n\r\n%s\r\n--%s--\r\n" % (boundary.encode(), doc, boundary.encode()))
+        r = analyze(body, content_type="multipart/form-data; boundary=" + boundary)
+        self.assertEqual(self.found(r), {"snils"})
+        self.assertEqual(r.json["document"]["source"], "multipart")
+
+    def test_url_is_fetched_through_the_egress_policy(self):
+        with FixtureServer({"/doc.txt": (200, {"Content-Type": "text/plain"}, "ИНН 500100732259".encode())}) as fx:
+            r = request("POST", "/api/v1/analyze", json_body={"url": fx.url("/doc.txt")}, token=admin_token(),
+                        base=ANALYZER)
+            self.assertEqual(self.found(r), {"inn"})
+            self.assertEqual(r.json["document"]["source"], "url")
+            r = request("POST", "/api/v1/analyze", json_body={"url": fx.url("/missing")}, token=admin_token(),
+                        base=ANALYZER)
+            self.assertValidation(r, [("value_error", ["body", "url"])])
+
+    # ------------------------------------------------------------ masking and reveal
+
+    def test_values_are_masked_unless_an_admin_reveals(self):
+        doc = "Карта 2200 7012 3456 7896, e-mail anna.smirnova@example.ru".encode()
+        r = analyze(doc)
+        values = {f["category"]: f["value"] for f in r.json["findings"]}
+        self.assertEqual(values["bank_card"], "**** **** **** 7896")
+        self.assertEqual(values["email"], "a***@example.ru")
+        self.assertNotIn(b"2200 7012", r.body)
+        revealed = analyze(doc, query="?reveal=true")
+        self.assertEqual({f["category"]: f["value"] for f in revealed.json["findings"]}["bank_card"],
+                         "2200 7012 3456 7896")
+        user = self.new_user("an")
+        self.assertDetail(analyze(doc, token=user.token, query="?reveal=true"), 403)
+        self.assertEqual(analyze(doc, token=user.token).status, 200)
+        # Nothing of the values reaches the analyzer's log.
+        log = (REPO / "build" / "test-stack" / "log" / "dozor-analyzer.log")
+        if log.exists():
+            self.assertNotIn("2200 7012 3456 7896", log.read_text(errors="replace"))
+
+    # ------------------------------------------------------------ hostile documents
+
+    def test_zip_bomb_is_refused(self):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+            z.writestr("[Content_Types].xml", "<Types/>")
+            z.writestr("word/document.xml", b"<w:document>" + b" " * (8 << 20) + b"</w:document>")
+        self.assertLess(len(buf.getvalue()), 64 << 10)
+        r = analyze(buf.getvalue())
+        self.assertValidation(r, [("value_error", ["body"])])
+        self.assertIn("zip bomb", r.json["detail"][0]["msg"])
+
+    def test_too_many_entries_are_refused(self):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            for i in range(10001):
+                z.writestr("x/%d" % i, b"")
+            z.writestr("word/document.xml", "<w:document/>")
+        r = analyze(buf.getvalue())
+        self.assertValidation(r, [("value_error", ["body"])])
+        self.assertIn("entries", r.json["detail"][0]["msg"])
+
+    def test_billion_laughs_is_refused(self):
+        lol = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+               + "".join('<!ENTITY lol%d "%s">' % (i, ("&lol%d;" % (i - 1) if i else "&lol;") * 10) for i in range(10))
+               + ']><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+               "<w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p></w:body></w:document>")
+        r = analyze(docx([], document_xml=lol))
+        self.assertValidation(r, [("value_error", ["body"])])
+        self.assertIn("DTD", r.json["detail"][0]["msg"])
+
+    def test_malformed_pdf_is_refused(self):
+        r = analyze(b"%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >>\ntrailer << /Root 1 0 R >>\n%%EOF")
+        self.assertValidation(r, [("value_error", ["body"])])
+        self.assertIn("PDF", r.json["detail"][0]["msg"])
+
+    @unittest.skipUnless(shutil.which("qpdf"), "qpdf (Debian package) makes the encrypted PDF")
+    def test_encrypted_pdf_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            src, dst = os.path.join(d, "a.pdf"), os.path.join(d, "b.pdf")
+            with open(src, "wb") as f:
+                f.write(pdf([["SNILS 112-233-445 95"]]))
+            subprocess.run(["qpdf", "--encrypt", "user-secret", "owner-secret", "256", "--", src, dst], check=True)
+            with open(dst, "rb") as f:
+                r = analyze(f.read())
+        self.assertValidation(r, [("value_error", ["body"])])
+        self.assertIn("encrypted", r.json["detail"][0]["msg"])
+
+    # ------------------------------------------------------------ API errors
+
+    def test_unsupported_type_is_415(self):
+        r = analyze(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
+        self.assertDetail(r, 415)
+        self.assertIn("PNG", r.json["detail"])
+
+    def test_too_large_is_413(self):
+        r = analyze(b"a" * (MAX_DOCUMENT + 1), content_type="text/plain")
+        self.assertDetail(r, 413)
+        self.assertIn("analyzer.max_document", r.json["detail"])
+
+    def test_bad_input_is_422(self):
+        r = request("POST", "/api/v1/analyze", data=b"{not json", token=admin_token(), base=ANALYZER,
+                    headers={"Content-Type": "application/json"})
+        self.assertValidation(r, [("json_invalid", ["body"])])
+        r = request("POST", "/api/v1/analyze", json_body={"url": 5}, token=admin_token(), base=ANALYZER)
+        self.assertValidation(r, [("string_type", ["body", "url"])])
+        r = request("POST", "/api/v1/analyze", json_body={"url": "ftp://x/y"}, token=admin_token(), base=ANALYZER)
+        self.assertValidation(r, [("url_scheme", ["body", "url"])])
+        r = analyze(b"", content_type="text/plain")
+        self.assertValidation(r, [("missing", ["body"])])
+        r = analyze(b"x", query="?reveal=maybe")
+        self.assertValidation(r, [("bool_parsing", ["query", "reveal"])])
+
+    def test_token_is_required(self):
+        r = request("POST", "/api/v1/analyze", data=b"text", base=ANALYZER, headers={"Content-Type": "text/plain"})
+        self.assertUnauthenticated(r)
+        forged = jwt_encode({"alg": "HS256", "typ": "JWT"}, {"sub": 1, "adm": True, "exp": 4102444800}, b"wrong key")
+        self.assertUnauthenticated(analyze(b"text", token=forged))
+        key = jwt_signing_key(admin_token())
+        expired = jwt_encode({"alg": "HS256", "typ": "JWT"}, {"sub": 1, "name": "admin", "adm": True, "iat": 1,
+                                                              "exp": 2, "ver": 0}, key)
+        self.assertUnauthenticated(analyze(b"text", token=expired))
+
+    def test_unknown_route_and_method(self):
+        self.assertDetail(get("/nope", base=ANALYZER), 404)
+        r = get("/api/v1/analyze", base=ANALYZER)
+        self.assertDetail(r, 405)
+        self.assertEqual(r.header("Allow"), "POST")
+
+    # ------------------------------------------------------------ OpenAPI
+
+    def test_openapi_document_describes_the_served_routes(self):
+        r = get("/api/v1/openapi.json", base=ANALYZER)
+        self.assertEqual(r.status, 200, r)
+        doc = r.json
+        self.assertEqual(doc["openapi"], "3.1.0")
+        self.assertEqual(set(doc["paths"]), {"/health", "/version", "/api/v1/analyze", "/api/v1/openapi.json"})
+
+        def refs(node):
+            if isinstance(node, dict):
+                for k, v in node.items():
+                    if k == "$ref":
+                        yield v
+                    else:
+                        yield from refs(v)
+            elif isinstance(node, list):
+                for v in node:
+                    yield from refs(v)
+
+        for ref in refs(doc):
+            self.assertTrue(ref.startswith("#/components/schemas/"), ref)
+            self.assertIn(ref.rsplit("/", 1)[1], doc["components"]["schemas"], ref)
+        for path, item in doc["paths"].items():
+            for method, op in item.items():
+                self.assertIn("200", op["responses"])
+                # Every documented operation is served: no 404 or 405 for it.
+                if method == "get":
+                    self.assertNotIn(get(path, base=ANALYZER).status, (404, 405), path)
+        self.assertEqual(doc["paths"]["/api/v1/analyze"]["post"]["security"], [{"bearerAuth": []}])
+        try:
+            from openapi_spec_validator import validate
+        except ImportError:
+            return  # the structural checks above stand; the full validator is optional
+        validate(doc)
+
+    # ------------------------------------------------------------ nginx's allow list
+
+    def test_a_refused_source_gets_nginx_403(self):
+        ok = get("/health", base=ANALYZER, source="127.0.0.1")
+        self.assertEqual(ok.status, 200, ok)
+        self.assertEqual(ok.header("Cache-Control"), "no-store")  # the analyzer's own answer
+        for path in ("/health", "/version", "/api/v1/openapi.json"):
+            r = get(path, base=ANALYZER, source="127.0.0.2")
+            self.assertDetail(r, 403, "Forbidden")
+            # nginx answered: the backend sets Cache-Control on every answer, nginx's return does not.
+            self.assertIsNone(r.header("Cache-Control"), r)
+        r = analyze(b"text", source="127.0.0.2")
+        self.assertDetail(r, 403, "Forbidden")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,205 @@
+#include "engines/analyzer/detector.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "engines/analyzer/analyzer.hpp"
+
+using namespace dozor::analyzer;
+
+namespace {
+
+const std::string kModel = std::string(DOZOR_SOURCE_DIR) + "/share/analyzer";
+
+const Analyzer& analyzer() {
+  static Analyzer a(kModel);
+  return a;
+}
+
+std::vector<Finding> scan(const std::string& text) {
+  Document doc;
+  doc.type = "text";
+  doc.segments.push_back({{"line", "1", ""}, text, ""});
+  return analyzer().analyze(doc).findings;
+}
+
+std::multiset<std::string> categories(const std::string& text) {
+  std::multiset<std::string> out;
+  for (const auto& f : scan(text)) out.insert(f.category);
+  return out;
+}
+
+bool found(const std::string& text, const std::string& category) { return categories(text).count(category) > 0; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(analyzer_detector)
+
+BOOST_AUTO_TEST_CASE(model_loads_and_passes_its_self_test) {
+  BOOST_TEST(analyzer().model().name == "dozor-pii-ru");
+  BOOST_TEST(analyzer().model().checksum.size() == 64u);
+  BOOST_TEST(analyzer().model().rules.size() >= 14u);
+}
+
+BOOST_AUTO_TEST_CASE(snils_valid_found_invalid_not) {
+  BOOST_TEST(found("СНИЛС: 112-233-445 95", "snils"));
+  BOOST_TEST(found("страховой номер 11223344595", "snils"));
+  BOOST_TEST(!found("СНИЛС: 112-233-445 94", "snils"));
+}
+
+BOOST_AUTO_TEST_CASE(inn_needs_a_valid_check_and_inn10_needs_context) {
+  BOOST_TEST(found("ИНН 500100732259", "inn"));
+  BOOST_TEST(!found("ИНН 500100732258", "inn"));
+  BOOST_TEST(found("ИНН 7707083893", "inn"));
+  BOOST_TEST(!found("заказ 7707083893", "inn"));  // ten digits pass the check one time in ten
+}
+
+BOOST_AUTO_TEST_CASE(ogrn_and_ogrnip_found) {
+  BOOST_TEST(found("ОГРН 1027700132195", "ogrn"));
+  BOOST_TEST(!found("ОГРН 1027700132194", "ogrn"));
+  BOOST_TEST(found("ОГРНИП 304500116000157", "ogrn"));
+}
+
+BOOST_AUTO_TEST_CASE(cards_by_luhn_and_issuer) {
+  BOOST_TEST(found("оплата картой 2200 7012 3456 7896", "bank_card"));
+  BOOST_TEST(found("5555-5555-5555-4444", "bank_card"));
+  BOOST_TEST(!found("2200 7012 3456 7895", "bank_card"));
+  BOOST_TEST(!found("9999999999999995", "bank_card"));  // no issuer starts with 9
+}
+
+BOOST_AUTO_TEST_CASE(account_with_bik_in_another_cell_is_found) {
+  Document doc;
+  doc.type = "xlsx";
+  doc.segments.push_back({{"cell", "A1", "Лист1"}, "044525225", "БИК"});
+  doc.segments.push_back({{"cell", "A2", "Лист1"}, "40817810438000012345", ""});
+  doc.segments.push_back({{"cell", "A3", "Лист1"}, "40817810538000012345", ""});
+  auto r = analyzer().analyze(doc);
+  BOOST_REQUIRE(r.counts["bank_account"] == 1u);
+  BOOST_TEST(r.findings[0].where.ref == "A2");
+  BOOST_TEST(r.findings[0].confidence > 0.9);
+}
+
+BOOST_AUTO_TEST_CASE(passport_needs_context) {
+  BOOST_TEST(found("паспорт 45 10 123456 выдан", "passport_rf"));
+  BOOST_TEST(found("Паспорт серия 4510 № 123456", "passport_rf"));
+  BOOST_TEST(!found("артикул 45 10 123456", "passport_rf"));
+}
+
+BOOST_AUTO_TEST_CASE(phones_normalised_shapes) {
+  BOOST_TEST(found("тел. 8 (916) 123-45-67", "phone"));
+  BOOST_TEST(found("+7 916 123 45 67", "phone"));
+  BOOST_TEST(found("phone: +44 20 7946 0958", "phone"));
+  BOOST_TEST(!found("+7 (016) 123-45-67", "phone"));
+}
+
+BOOST_AUTO_TEST_CASE(emails_and_dates_of_birth_in_context) {
+  BOOST_TEST(found("пишите: anna.smirnova@mail.example.ru", "email"));
+  BOOST_TEST(found("e-mail: info@пример.рф", "email"));
+  BOOST_TEST(found("Дата рождения: 01.02.1990", "birth_date"));
+  BOOST_TEST(found("родилась 5 марта 1984 г.", "birth_date"));
+  BOOST_TEST(!found("Договор от 01.02.1990", "birth_date"));
+  BOOST_TEST(!found("Дата рождения: 31.02.1990", "birth_date"));
+}
+
+BOOST_AUTO_TEST_CASE(car_plates_and_oms) {
+  BOOST_TEST(found("автомобиль с госномером Х777ХХ177", "car_plate"));
+  BOOST_TEST(found("В 123 ОР 50", "car_plate"));
+  BOOST_TEST(!found("Б123ЮЯ77", "car_plate"));
+  BOOST_TEST(found("полис ОМС 7751230012345678", "oms_policy"));
+  BOOST_TEST(!found("номер 7751230012345678", "oms_policy"));
+}
+
+BOOST_AUTO_TEST_CASE(names_in_cases_orders_and_initials) {
+  BOOST_TEST(found("Иванов Иван Иванович", "full_name"));
+  BOOST_TEST(found("выдано Петровой Марии Сергеевне", "full_name"));
+  BOOST_TEST(found("Сергей Николаевич Кузнецов", "full_name"));
+  BOOST_TEST(found("подписал И.И. Смирнов", "full_name"));
+  BOOST_TEST(found("Смирнова А. П.", "full_name"));
+  BOOST_TEST(found("John Smith", "full_name"));
+  BOOST_TEST(!found("Приказ по Москве", "full_name"));
+  BOOST_TEST(!found("иванов иван", "full_name"));  // not capitalised: not a name in running text
+}
+
+BOOST_AUTO_TEST_CASE(special_categories_flagged) {
+  Document doc;
+  doc.type = "text";
+  doc.segments.push_back({{"line", "1", ""}, "Диагноз: сахарный диабет; вероисповедание: православие", ""});
+  auto r = analyzer().analyze(doc);
+  BOOST_TEST(r.counts["health"] == 1u);
+  BOOST_TEST(r.counts["religion"] == 1u);
+  BOOST_TEST(r.special.size() == 2u);
+  BOOST_TEST(r.risk == "high");
+}
+
+BOOST_AUTO_TEST_CASE(clean_text_has_no_findings) {
+  auto r = scan("Компания поставляет оборудование с 2005 года. Цена 12 500 рублей, доставка 3 дня, заказ 100234.");
+  BOOST_TEST(r.empty());
+}
+
+BOOST_AUTO_TEST_CASE(masking_hides_all_but_the_tail) {
+  BOOST_TEST(mask("bank_card", "4276 1600 1234 5675") == "**** **** **** 5675");
+  BOOST_TEST(mask("snils", "112-233-445 95") == "***-***-*45 95");
+  BOOST_TEST(mask("email", "ivan.petrov@example.ru") == "i***@example.ru");
+  BOOST_TEST(mask("full_name", "Иванов Иван Иванович") == "И*** И*** И***");
+  BOOST_TEST(mask("full_name", "Смирнова А. П.") == "С*** А. П.");
+  BOOST_TEST(mask("car_plate", "А123ВС77") == "******77");
+  auto f = scan("СНИЛС 112-233-445 95");
+  BOOST_REQUIRE(f.size() == 1u);
+  BOOST_TEST(f[0].masked.find("112") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(fullwidth_digits_and_nbsp_are_normalised) {
+  BOOST_TEST(found("СНИЛС\u00A0１１２-２３３-４４５ ９５", "snils"));
+  BOOST_TEST(found("ИНН\u00A0500100732259", "inn"));
+}
+
+BOOST_AUTO_TEST_CASE(risk_levels) {
+  BOOST_TEST(risk_of({}) == "none");
+  BOOST_TEST(risk_of({{"email", 1}}) == "low");
+  BOOST_TEST(risk_of({{"email", 1}, {"full_name", 2}}) == "medium");
+  BOOST_TEST(risk_of({{"snils", 1}}) == "high");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(analyzer_model)
+
+namespace fs = std::filesystem;
+
+struct Copy {
+  fs::path dir = fs::temp_directory_path() / ("dozor-model-" + std::to_string(::getpid()));
+  Copy() {
+    fs::remove_all(dir);
+    fs::copy(kModel, dir);
+  }
+  ~Copy() { fs::remove_all(dir); }
+};
+
+BOOST_AUTO_TEST_CASE(a_changed_file_is_refused_with_its_name) {
+  Copy c;
+  std::ofstream(c.dir / "surnames.txt", std::ios::app) << "лишняя\n";
+  try {
+    load_model(c.dir.string());
+    BOOST_FAIL("a changed model loaded");
+  } catch (const ModelError& e) {
+    BOOST_TEST(std::string(e.what()).find("surnames.txt was changed") != std::string::npos);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_file_is_refused) {
+  Copy c;
+  fs::remove(c.dir / "rules.json");
+  BOOST_CHECK_THROW(load_model(c.dir.string()), ModelError);
+}
+
+BOOST_AUTO_TEST_CASE(the_checksum_is_the_manifests_sha256) {
+  auto m = load_model(kModel);
+  std::ifstream in(kModel + "/manifest.json", std::ios::binary);
+  std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  BOOST_TEST(m.checksum == sha256_hex(body));
+  BOOST_TEST(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

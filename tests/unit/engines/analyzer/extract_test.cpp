@@ -1,0 +1,97 @@
+#include "engines/analyzer/extract.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <fstream>
+#include <iterator>
+
+#include "engines/analyzer/text.hpp"
+
+using namespace dozor::analyzer;
+
+BOOST_AUTO_TEST_SUITE(analyzer_extract)
+
+BOOST_AUTO_TEST_CASE(sniffs_types_from_bytes) {
+  BOOST_TEST(sniff_type("%PDF-1.4\n", "") == "pdf");
+  BOOST_TEST(sniff_type("{\\rtf1\\ansi }", "") == "rtf");
+  BOOST_TEST(sniff_type("<!DOCTYPE html><p>x", "") == "html");
+  BOOST_TEST(sniff_type("plain", "text/plain") == "text");
+  BOOST_TEST(sniff_type("<p>x</p>", "text/html; charset=utf-8") == "html");
+  BOOST_CHECK_THROW(sniff_type("\x89PNG\r\n\x1a\n", ""), UnsupportedDocument);
+  BOOST_CHECK_THROW(sniff_type(std::string("ab\0cd", 5), ""), UnsupportedDocument);
+}
+
+BOOST_AUTO_TEST_CASE(windows_1251_text_is_decoded) {
+  std::string cp1251 = text::to_utf8("", "windows-1251");  // converter exists
+  // "Паспорт гражданина Иванова" in windows-1251.
+  std::string bytes =
+      "\xCF\xE0\xF1\xEF\xEE\xF0\xF2 \xE3\xF0\xE0\xE6\xE4\xE0\xED\xE8\xED\xE0 \xC8\xE2\xE0\xED\xEE\xE2\xE0";
+  auto doc = extract_text(bytes);
+  BOOST_TEST(doc.charset != "UTF-8");
+  BOOST_REQUIRE(doc.segments.size() == 1u);
+  BOOST_TEST(doc.segments[0].text == "Паспорт гражданина Иванова");
+}
+
+BOOST_AUTO_TEST_CASE(text_lines_are_located) {
+  auto doc = extract_text("первая\n\nтретья\n");
+  BOOST_REQUIRE(doc.segments.size() == 2u);
+  BOOST_TEST(doc.segments[1].where.kind == "line");
+  BOOST_TEST(doc.segments[1].where.ref == "3");
+}
+
+BOOST_AUTO_TEST_CASE(html_paragraphs_without_scripts) {
+  auto doc = extract_html(
+      "<html><head><script>var x='СНИЛС';</script></head><body><p>Иван <b>Петров</b></p>"
+      "<div>второй</div></body></html>");
+  BOOST_REQUIRE(doc.segments.size() == 2u);
+  BOOST_TEST(doc.segments[0].text.find("Петров") != std::string::npos);
+  BOOST_TEST(doc.segments[0].text.find("СНИЛС") == std::string::npos);
+  BOOST_TEST(doc.segments[1].where.ref == "2");
+}
+
+BOOST_AUTO_TEST_CASE(rtf_text_with_code_page_and_unicode) {
+  auto doc = extract_rtf(
+      "{\\rtf1\\ansi\\ansicpg1251{\\fonttbl{\\f0 Times;}}{\\info{\\author X}}\\f0 \\'c8\\'e2\\'e0\\'ed\\par "
+      "\\u1055?\\u1077?\\u1090?\\u1088?\\u1086?\\u1074?}");
+  BOOST_REQUIRE(doc.segments.size() == 2u);
+  BOOST_TEST(doc.segments[0].text == "Иван");
+  BOOST_TEST(doc.segments[1].text == "Петров");
+}
+
+BOOST_AUTO_TEST_CASE(rtf_depth_is_bounded) {
+  std::string deep(dozor::limits::analyzer::kRtfMaxDepth + 1, '{');
+  BOOST_CHECK_THROW(extract_rtf("{\\rtf1 " + deep), BadDocument);
+  std::string ok(dozor::limits::analyzer::kRtfMaxDepth - 2, '{');
+  BOOST_CHECK_NO_THROW(extract_rtf("{\\rtf1 " + ok));
+}
+
+BOOST_AUTO_TEST_CASE(broken_containers_and_pdfs_are_bad_documents) {
+  BOOST_CHECK_THROW(extract_office("PK\x03\x04garbage"), BadDocument);
+  BOOST_CHECK_THROW(extract_pdf("%PDF-1.4\nnot a pdf", {}), BadDocument);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(analyzer_extract_pdf)
+
+BOOST_AUTO_TEST_CASE(pdf_without_a_page_tree_is_malformed) {
+  BOOST_CHECK_THROW(
+      extract_pdf("%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >>\ntrailer << /Root 1 0 R >>\n%%EOF", {}),
+      BadDocument);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(analyzer_extract_pdf_pages)
+
+BOOST_AUTO_TEST_CASE(page_limit_at_n_and_n_plus_one) {
+  std::ifstream in(std::string(DOZOR_SOURCE_DIR) + "/tests/fuzz/corpus/analyzer_pdf/two-pages.pdf", std::ios::binary);
+  std::string pdf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  BOOST_REQUIRE(!pdf.empty());
+  ExtractLimits two{2}, one{1};
+  auto doc = extract_pdf(pdf, two);
+  BOOST_TEST(doc.pages == 2u);
+  BOOST_TEST(doc.segments.back().where.ref == "2");
+  BOOST_CHECK_THROW(extract_pdf(pdf, one), BadDocument);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

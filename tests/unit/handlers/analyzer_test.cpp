@@ -1,0 +1,78 @@
+#include "handlers/analyzer.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/test/unit_test.hpp>
+#include <set>
+
+#include "fcgi/analyzer_routes.hpp"
+
+using namespace dozor;
+using handlers::analyzer_api::Service;
+
+namespace {
+
+config::Config cfg_with_model(const std::string& dir) {
+  config::Config c;
+  c.analyzer.model = dir;
+  return c;
+}
+
+http::Request get(const std::string& path) {
+  http::Request r;
+  r.method = "GET";
+  r.raw_target = r.raw_path = path;
+  return r;
+}
+
+boost::json::object body_of(const http::Response& r) { return boost::json::parse(r.body).as_object(); }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(analyzer_service)
+
+BOOST_AUTO_TEST_CASE(health_is_503_with_the_reason_until_the_model_loads) {
+  Service s(cfg_with_model(std::string(DOZOR_SOURCE_DIR) + "/share/analyzer"), "k");
+  auto before = http::analyzer_dispatch(s, get("/health"));
+  BOOST_TEST(before.status == 503);
+  BOOST_TEST(body_of(before).at("reason").as_string() == "the model is loading");
+  s.load();
+  auto after = http::analyzer_dispatch(s, get("/health"));
+  BOOST_TEST(after.status == 200);
+  BOOST_TEST(body_of(after).at("ready").as_bool());
+}
+
+BOOST_AUTO_TEST_CASE(a_broken_model_keeps_health_503_and_says_why) {
+  Service s(cfg_with_model("/nonexistent/model"), "k");
+  s.load();
+  auto r = http::analyzer_dispatch(s, get("/health"));
+  BOOST_TEST(r.status == 503);
+  BOOST_TEST(std::string(body_of(r).at("reason").as_string()).find("manifest.json") != std::string::npos);
+  auto v = http::analyzer_dispatch(s, get("/version"));
+  BOOST_TEST(v.status == 200);
+  BOOST_TEST(body_of(v).at("model").is_null());
+}
+
+BOOST_AUTO_TEST_CASE(analyze_needs_a_token) {
+  Service s(cfg_with_model(std::string(DOZOR_SOURCE_DIR) + "/share/analyzer"), "k");
+  auto req = get("/api/v1/analyze");
+  req.method = "POST";
+  req.body = "text";
+  auto r = http::analyzer_dispatch(s, req);
+  BOOST_TEST(r.status == 401);
+}
+
+BOOST_AUTO_TEST_CASE(openapi_lists_exactly_the_route_table) {
+  auto doc = http::analyzer_openapi();
+  BOOST_TEST(doc.at("openapi").as_string() == "3.1.0");
+  std::set<std::string> documented, served;
+  for (const auto& [path, item] : doc.at("paths").as_object())
+    for (const auto& [method, op] : item.as_object()) documented.insert(std::string(method) + " " + std::string(path));
+  for (const auto& r : http::analyzer_routes()) {
+    std::string m = r.method;
+    for (auto& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    served.insert(m + " " + r.path);
+  }
+  BOOST_TEST((documented == served));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
