@@ -52,6 +52,7 @@ Router build_router() {
       {"POST", "/groups", usr(h::groups_create), Access::User},
       {"PUT", "/groups/{group_id:int}", usr(h::groups_update), Access::User},
       {"DELETE", "/groups/{group_id:int}", usr(h::groups_delete), Access::User},
+      {"GET", "/audit/headers/{target_url:path}", usr(h::audit_headers), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
@@ -80,6 +81,9 @@ Router build_router() {
     add("POST", std::string(prefix) + "/notify/channels/bulk", usr(h::notify_bulk), Access::User);
     add("POST", std::string(prefix) + "/notify/test", usr(h::notify_test), Access::User);
   }
+  // Issue 8 (docs/audit.md): the crawl under /api and /api/security (spec §4.3, §4.6).
+  for (const char* prefix : {"/api", "/api/security"})
+    add("POST", std::string(prefix) + "/crawl/{target_url:path}", usr(h::crawl_site), Access::User);
   return r;
 }
 

@@ -49,4 +49,7 @@ Response channels_delete(UserContext& ctx);
 Response notify_bulk(UserContext& ctx);
 Response notify_test(UserContext& ctx);
 
+Response audit_headers(UserContext& ctx);
+Response crawl_site(UserContext& ctx);
+
 }  // namespace dozor::handlers

@@ -148,6 +148,12 @@ std::map<std::string, Setter> setters(Config& c) {
       {"notify.telegram_api_base", string_setter(c.notify.telegram_api_base)},
       {"notify.language", string_setter(c.notify.language)},
       {"scanner.allow_private_targets", bool_setter(c.scanner.allow_private_targets)},
+      {"scanner.ca_file", string_setter(c.scanner.ca_file)},
+      {"scanner.request_timeout", int_setter(c.scanner.request_timeout, 1, 120)},
+      {"scanner.max_body_bytes", int_setter(c.scanner.max_body_bytes, 1024, 256 * 1024 * 1024)},
+      {"scanner.per_host_concurrency", int_setter(c.scanner.per_host_concurrency, 1, 64)},
+      {"scanner.per_host_interval_ms", int_setter(c.scanner.per_host_interval_ms, 0, 60000)},
+      {"scanner.crawl_seconds", int_setter(c.scanner.crawl_seconds, 1, 600)},
       {"paths.migrations", string_setter(c.paths.migrations)},
       {"paths.common_passwords", string_setter(c.paths.common_passwords)},
   };
