@@ -73,8 +73,9 @@ struct PageFacts {
 inline constexpr std::size_t kInlineScriptBytes = 64 * 1024;
 inline constexpr std::size_t kTextBytes = 512 * 1024;
 inline constexpr std::size_t kCommentBytes = 1024;
-inline constexpr std::size_t kItemsPerPage = 5000;  // links, fields, media … of one kind
-inline constexpr unsigned kMaxTreeDepth = 400;      // gumbo's own limit is higher; deeper nodes are skipped
+inline constexpr std::size_t kItemsPerPage = 5000;   // links, fields, media … of one kind
+inline constexpr unsigned kMaxTreeDepth = 600;       // the walk's own bound (the prefix keeps gumbo below it)
+inline constexpr std::size_t kMaxHtmlNesting = 512;  // markup nested deeper is not parsed (see bounded_prefix)
 
 // Document extensions counted as documents when linked (<a href="x.pdf">).
 bool is_document_url(std::string_view url);
