@@ -150,7 +150,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"scanner.allow_private_targets", bool_setter(c.scanner.allow_private_targets)},
       {"scanner.ca_file", string_setter(c.scanner.ca_file)},
       {"scanner.request_timeout", int_setter(c.scanner.request_timeout, 1, 120)},
-      {"scanner.max_body_bytes", int_setter(c.scanner.max_body_bytes, 1024, 256 * 1024 * 1024)},
+      {"scanner.max_body_bytes", int_setter(c.scanner.max_body_bytes, 1024, std::int64_t{256} * 1024 * 1024)},
       {"scanner.per_host_concurrency", int_setter(c.scanner.per_host_concurrency, 1, 64)},
       {"scanner.per_host_interval_ms", int_setter(c.scanner.per_host_interval_ms, 0, 60000)},
       {"scanner.crawl_seconds", int_setter(c.scanner.crawl_seconds, 1, 600)},

@@ -13,8 +13,8 @@
 namespace dozor::crawl {
 namespace {
 
-constexpr std::size_t kMetaWindow = 1024;        // where HTML5 looks for <meta charset>
-constexpr std::size_t kDetectBytes = 64 * 1024;  // uchardet decides on this much
+constexpr std::size_t kMetaWindow = 1024;                     // where HTML5 looks for <meta charset>
+constexpr std::size_t kDetectBytes = std::size_t{64} * 1024;  // uchardet decides on this much
 
 std::string lower(std::string_view s) {
   std::string out(s);

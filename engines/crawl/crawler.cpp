@@ -172,7 +172,7 @@ class Crawler {
     std::string base = std::string(robots.buffer());
     net::FetchRequest req;
     req.url = base;
-    session_.submit(std::move(req), [this, base](net::CheckOutcome o) {
+    session_.submit(std::move(req), [this, base](const net::CheckOutcome& o) {
       std::vector<std::string> sitemaps;
       if (o.kind == net::CheckError::None && o.status == 200) {
         result_.robots_found = true;
@@ -206,7 +206,7 @@ class Crawler {
     sitemaps_seen_.insert(url);
     net::FetchRequest req;
     req.url = url;
-    session_.submit(std::move(req), [this, url](net::CheckOutcome o) {
+    session_.submit(std::move(req), [this, url](const net::CheckOutcome& o) {
       if (o.kind != net::CheckError::None || o.status != 200) return;
       Sitemap s = parse_sitemap(o.body);
       if (!s.valid) return;
@@ -227,7 +227,7 @@ class Crawler {
     net::FetchRequest req;
     req.url = url;
     req.max_redirects = 2;
-    session_.submit(std::move(req), [this, url](net::CheckOutcome o) {
+    session_.submit(std::move(req), [this, url](const net::CheckOutcome& o) {
       if (o.kind == net::CheckError::None && o.status == 200) note_js_paths(o.body, url);
     });
   }
@@ -386,8 +386,12 @@ boost::json::object structure_tree(const std::set<std::string>& paths) {
   std::function<boost::json::object(const std::string&, const std::string&, const Node&)> enc =
       [&](const std::string& name, const std::string& path, const Node& n) {
         boost::json::array ch;
-        for (const auto& [seg, child] : n.children)
-          ch.push_back(enc(seg, path + (path.back() == '/' ? "" : "/") + seg, child));
+        for (const auto& [seg, child] : n.children) {
+          std::string child_path = path;
+          if (child_path.back() != '/') child_path += '/';
+          child_path += seg;
+          ch.push_back(enc(seg, child_path, child));
+        }
         return boost::json::object{{"name", name}, {"path", path}, {"page", n.page}, {"children", std::move(ch)}};
       };
   return enc("/", "/", root);

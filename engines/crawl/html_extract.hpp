@@ -70,8 +70,8 @@ struct PageFacts {
   std::size_t elements = 0;
 };
 
-inline constexpr std::size_t kInlineScriptBytes = 64 * 1024;
-inline constexpr std::size_t kTextBytes = 512 * 1024;
+inline constexpr std::size_t kInlineScriptBytes = std::size_t{64} * 1024;
+inline constexpr std::size_t kTextBytes = std::size_t{512} * 1024;
 inline constexpr std::size_t kCommentBytes = 1024;
 inline constexpr std::size_t kItemsPerPage = 5000;   // links, fields, media … of one kind
 inline constexpr unsigned kMaxTreeDepth = 600;       // the walk's own bound (the prefix keeps gumbo below it)

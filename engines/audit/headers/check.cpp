@@ -9,8 +9,7 @@
 namespace dozor::audit::headers {
 namespace {
 
-const std::vector<std::string> kPageHeaders = {
-    "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"};
+constexpr const char* kPageAccept = "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
 bool scheme_is(const std::string& url, boost::urls::scheme s) {
   auto u = boost::urls::parse_uri(url);
@@ -51,7 +50,7 @@ void keep(std::vector<net::Exchange>* evidence, const net::CheckOutcome& o) {
 Chain get(net::ScanSession& session, const std::string& url, std::vector<net::Exchange>* evidence) {
   net::FetchRequest req;
   req.url = url;
-  req.headers = kPageHeaders;
+  req.headers = {kPageAccept};
   req.oversize_is_error = false;  // grading needs the head and the start of the page, not all of it
   Chain c;
   c.outcome = session.fetch(req);

@@ -226,10 +226,15 @@ HttpEquiv http_equiv_of(const Response& r) {
   return h;
 }
 
-const std::set<std::string> kBroad = {"ftp:",     "http:",      "https:",    "*",
-                                      "http://*", "http://*.*", "https://*", "https://*.*"};
+const std::set<std::string>& broad_sources() {
+  static const std::set<std::string> set = {"ftp:",     "http:",      "https:",    "*",
+                                            "http://*", "http://*.*", "https://*", "https://*.*"};
+  return set;
+}
 
-bool broad_or_inline(const std::string& s) { return kBroad.count(s) || s == "'unsafe-inline'" || s == "data:"; }
+bool broad_or_inline(const std::string& s) {
+  return broad_sources().count(s) || s == "'unsafe-inline'" || s == "data:";
+}
 
 bool starts_with_nonce_or_hash(const std::set<std::string>& sources) {
   return std::any_of(sources.begin(), sources.end(), [](const std::string& s) {
@@ -294,8 +299,8 @@ CspAnalysis analyse_csp(const Retrievals& r) {
 
   if (starts_with_nonce_or_hash(*script_src) && script_src->count("'strict-dynamic'")) {
     for (auto it = script_src->begin(); it != script_src->end();) {
-      bool broad =
-          std::any_of(kBroad.begin(), kBroad.end(), [&](const std::string& b) { return it->rfind(b, 0) == 0; });
+      bool broad = std::any_of(broad_sources().begin(), broad_sources().end(),
+                               [&](const std::string& b) { return it->rfind(b, 0) == 0; });
       if (broad || *it == "'self'" || *it == "'unsafe-inline'")
         it = script_src->erase(it);
       else
@@ -323,7 +328,8 @@ CspAnalysis analyse_csp(const Retrievals& r) {
   bool https = is_https(r.session_url);
 
   if (std::any_of(script_src->begin(), script_src->end(), broad_or_inline) ||
-      std::any_of(object_src->begin(), object_src->end(), [](const std::string& s) { return kBroad.count(s) > 0; }))
+      std::any_of(object_src->begin(), object_src->end(),
+                  [](const std::string& s) { return broad_sources().count(s) > 0; }))
     if (!result) result = "csp-implemented-with-unsafe-inline";
   if (https && insecure(active))
     if (!result) result = "csp-implemented-with-insecure-scheme";
@@ -755,7 +761,7 @@ std::vector<Advisory> advisories(const Retrievals& r) {
   if (!r.auto_) return out;
   const Response& a = *r.auto_;
   auto value = [&](const char* name) { return joined(a, name).value_or(""); };
-  auto add = [&](const char* name, std::string status, std::string v, std::string note) {
+  auto add = [&](const char* name, std::string status, const std::string& v, std::string note) {
     out.push_back({name, std::move(status), text::utf8_prefix(v, 512), std::move(note)});
   };
   auto pp = value("permissions-policy");
