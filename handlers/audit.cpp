@@ -29,9 +29,18 @@ Response audit_headers(UserContext& ctx) {
 Response crawl_site(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
   crawl::CrawlOptions o;
-  o.depth = static_cast<int>(query_int(ctx.request, "depth", limits::kCrawlDepthDefault, 0, limits::kCrawlDepthMax));
-  o.max_pages =
-      static_cast<int>(query_int(ctx.request, "max_pages", limits::kCrawlPagesDefault, 1, limits::kCrawlPagesMax));
+  std::vector<http::FieldIssue> issues;  // every invalid parameter is reported, not the first
+  auto param = [&](const char* name, int fallback, int min, int max) {
+    try {
+      return static_cast<int>(query_int(ctx.request, name, fallback, min, max));
+    } catch (http::ValidationFailed& e) {
+      issues.insert(issues.end(), e.issues.begin(), e.issues.end());
+      return fallback;
+    }
+  };
+  o.depth = param("depth", limits::kCrawlDepthDefault, 0, limits::kCrawlDepthMax);
+  o.max_pages = param("max_pages", limits::kCrawlPagesDefault, 1, limits::kCrawlPagesMax);
+  if (!issues.empty()) throw http::ValidationFailed(std::move(issues));
   o.scan = scan_options(ctx.app.cfg.scanner);
   o.time_budget = std::chrono::seconds(ctx.app.cfg.scanner.crawl_seconds);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
