@@ -262,6 +262,12 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
   }
   // One handle for every hop of a check: reset, so nothing of the last hop (its URL, its
   // credentials) carries over.
+  // A handle with the cookie engine on gets a fresh handle per hop: curl_easy_reset (libcurl
+  // 7.88) drops the handle's COOKIEFILE list without freeing it.
+  if (t->easy && t->request.cookie_share) {
+    curl_easy_cleanup(t->easy);
+    t->easy = nullptr;
+  }
   if (t->easy)
     curl_easy_reset(t->easy);
   else
