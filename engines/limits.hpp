@@ -56,6 +56,25 @@ inline constexpr std::size_t kVaultListEntries = 100000;    // entries one listi
 inline constexpr std::int64_t kVaultMultipartOverhead = std::int64_t{1}
                                                         << 20;  // an upload body beyond vault.max_upload
 
+// Scanners (engines/net/scan_client.hpp, engines/audit, engines/crawl; docs/audit.md)
+inline constexpr std::size_t kScanBodyBytes = std::size_t{5} * 1024 * 1024;  // decoded bytes of one answer
+inline constexpr std::int64_t kScanRequestTimeoutMs = 10000;                 // one request, redirects included
+inline constexpr int kScanRedirects = 5;
+inline constexpr std::size_t kScanPerHostConcurrency = 8;   // requests in flight to one origin
+inline constexpr std::int64_t kScanPerHostIntervalMs = 10;  // polite gap between request starts to one origin
+inline constexpr std::size_t kScanInFlight = 32;            // requests in flight in one scan
+inline constexpr std::size_t kScanHeaderFields = 200;       // header fields kept per answer
+inline constexpr std::size_t kScanHeaderValueBytes = 8192;  // one recorded header value
+inline constexpr std::size_t kEvidenceExcerptBytes = 4096;  // body excerpt of an exchange record
+inline constexpr int kCrawlDepthDefault = 2;
+inline constexpr int kCrawlDepthMax = 10;
+inline constexpr int kCrawlPagesDefault = 50;
+inline constexpr int kCrawlPagesMax = 2000;
+inline constexpr std::int64_t kCrawlTimeBudgetMs = 60000;  // a whole crawl, whatever is left undone
+inline constexpr std::size_t kCrawlQueuedUrls = 20000;     // distinct URLs remembered (crawl traps end here)
+inline constexpr std::size_t kCrawlItems = 5000;           // items of one kind (links, e-mails …) kept per crawl
+inline constexpr std::size_t kCrawlSitemaps = 20;          // sitemap files read (indexes included)
+
 }  // namespace dozor::limits
 
 // The document analyzer (engines/analyzer, docs/analyzer.md). The document size itself is the

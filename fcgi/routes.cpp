@@ -53,6 +53,7 @@ Router build_router() {
       {"POST", "/groups", usr(h::groups_create), Access::User},
       {"PUT", "/groups/{group_id:int}", usr(h::groups_update), Access::User},
       {"DELETE", "/groups/{group_id:int}", usr(h::groups_delete), Access::User},
+      {"GET", "/audit/headers/{target_url:path}", usr(h::audit_headers), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
@@ -101,6 +102,9 @@ Router build_router() {
   add("POST", "/api/admin/vault/rules", usr(h::admin_vault_grant), Access::Admin);
   add("POST", "/api/admin/vault/rules/revoke", usr(h::admin_vault_revoke), Access::Admin);
   add("GET", "/api/admin/vault/audit", usr(h::admin_vault_audit), Access::Admin);
+  // Issue 8 (docs/audit.md): the crawl under /api and /api/security (spec §4.3, §4.6).
+  for (const char* prefix : {"/api", "/api/security"})
+    add("POST", std::string(prefix) + "/crawl/{target_url:path}", usr(h::crawl_site), Access::User);
   return r;
 }
 

@@ -67,5 +67,7 @@ Response admin_vault_rules(UserContext& ctx);
 Response admin_vault_grant(UserContext& ctx);
 Response admin_vault_revoke(UserContext& ctx);
 Response admin_vault_audit(UserContext& ctx);
+Response audit_headers(UserContext& ctx);
+Response crawl_site(UserContext& ctx);
 
 }  // namespace dozor::handlers

@@ -286,4 +286,32 @@ void Fields::finish() {
   if (!issues_.empty()) throw http::ValidationFailed(std::move(issues_));
 }
 
+std::string path_target_url(const std::string& raw) {
+  auto t = net::parse_target_url(raw);
+  if (t.url) return *t.url;
+  throw http::ValidationFailed({{t.problem->type, array{"path", "target_url"}, t.problem->msg, value(raw), {}}});
+}
+
+std::int64_t query_int(const http::Request& request, const char* name, std::int64_t fallback, std::int64_t min,
+                       std::int64_t max) {
+  auto raw = request.query_param(name);
+  if (!raw) return fallback;
+  auto v = parse_int_text(*raw);
+  if (!v)
+    throw http::ValidationFailed({{"int_parsing",
+                                   array{"query", name},
+                                   "Input should be a valid integer, unable to parse string as an integer",
+                                   value(*raw),
+                                   {}}});
+  if (*v < min)
+    throw http::ValidationFailed(
+        {bounded("greater_than_equal", array{"query", name},
+                 "Input should be greater than or equal to " + std::to_string(min), value(*raw), "ge", min)});
+  if (*v > max)
+    throw http::ValidationFailed(
+        {bounded("less_than_equal", array{"query", name},
+                 "Input should be less than or equal to " + std::to_string(max), value(*raw), "le", max)});
+  return *v;
+}
+
 }  // namespace dozor::handlers

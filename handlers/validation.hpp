@@ -12,6 +12,7 @@
 
 #include "engines/limits.hpp"
 #include "fcgi/http_error.hpp"
+#include "fcgi/request.hpp"
 
 namespace dozor::handlers {
 
@@ -68,5 +69,14 @@ bool is_valid_email(std::string_view email);
 
 // A path parameter as an integer (int_parsing / greater_than_equal with loc ["path", name]).
 std::int64_t path_int(const std::string& raw, const char* name, std::optional<std::int64_t> ge = {});
+
+// The `{target_url}` path parameter as an absolute http(s) URL (ARCHITECTURE §4, one parser for
+// every route: net::parse_target_url); url_parsing / url_scheme / url_too_long at ["path", "target_url"].
+std::string path_target_url(const std::string& raw);
+
+// An optional integer query parameter within [min, max] (int_parsing, greater_than_equal,
+// less_than_equal at ["query", name]); `fallback` when absent.
+std::int64_t query_int(const http::Request& request, const char* name, std::int64_t fallback, std::int64_t min,
+                       std::int64_t max);
 
 }  // namespace dozor::handlers

@@ -82,6 +82,13 @@ struct LimitsConfig {
 
 struct ScannerConfig {
   bool allow_private_targets = false;
+  // Scanners (docs/audit.md); defaults are engines/limits.hpp's.
+  std::string ca_file;                   // trust anchors instead of the system's (a private CA)
+  int request_timeout = 10;              // seconds per request, redirects included
+  int max_body_bytes = 5 * 1024 * 1024;  // decoded bytes of one answer
+  int per_host_concurrency = 8;          // requests in flight to one origin
+  int per_host_interval_ms = 10;         // gap between request starts to one origin
+  int crawl_seconds = 60;                // a whole crawl
 };
 
 struct NotifyConfig {

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "engines/limits.hpp"
 #include "engines/net/egress_socket.hpp"
 #include "engines/text/utf8.hpp"
 
@@ -29,6 +30,7 @@ const char* to_string(CheckError e) {
     case CheckError::TooManyRedirects: return "too_many_redirects";
     case CheckError::BadRedirect: return "bad_redirect";
     case CheckError::BadProxy: return "bad_proxy";
+    case CheckError::TooLarge: return "too_large";
     case CheckError::Transport: return "transport";
     case CheckError::Internal: return "internal";
   }
@@ -102,10 +104,13 @@ struct MultiFetcher::Transfer {
   std::size_t body_seen = 0;
   bool truncated = false;
   CURL* easy = nullptr;
+  curl_slist* headers = nullptr;  // this hop's extra request headers
+  Exchange exchange;              // with request.record: this hop
   CheckOutcome out;
 
   ~Transfer() {
     if (easy) curl_easy_cleanup(easy);
+    curl_slist_free_all(headers);
   }
 };
 
@@ -113,6 +118,9 @@ namespace {
 
 std::size_t count_body(char* data, std::size_t size, std::size_t n, void* user) {
   auto* t = static_cast<MultiFetcher::Transfer*>(user);
+  if (t->request.record && t->exchange.body_excerpt.size() < limits::kEvidenceExcerptBytes)
+    t->exchange.body_excerpt.append(
+        data, std::min(size * n, limits::kEvidenceExcerptBytes - t->exchange.body_excerpt.size()));
   if (t->request.keep_body && t->out.body.size() < t->request.max_body)
     t->out.body.append(data, std::min(size * n, t->request.max_body - t->out.body.size()));
   t->body_seen += size * n;
@@ -123,9 +131,61 @@ std::size_t count_body(char* data, std::size_t size, std::size_t n, void* user) 
   return size * n;
 }
 
+std::string_view trim(std::string_view v) {
+  auto b = v.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  auto e = v.find_last_not_of(" \t\r\n");
+  return v.substr(b, e - b + 1);
+}
+
+// "Name: value" → {name in lower case, value}; nullopt for a line that is not a field.
+std::optional<HeaderField> header_field(std::string_view line) {
+  auto colon = line.find(':');
+  if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+  HeaderField f;
+  f.name = std::string(trim(line.substr(0, colon)));
+  std::transform(f.name.begin(), f.name.end(), f.name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  f.value = text::utf8_prefix(text::to_valid_utf8(trim(line.substr(colon + 1))), limits::kScanHeaderValueBytes);
+  return f;
+}
+
+void record_response_line(MultiFetcher::Transfer& t, std::string_view line) {
+  auto& ex = t.exchange;
+  if (line.rfind("HTTP/", 0) == 0) {  // a new answer (after a 1xx, or the first): its head starts over
+    ex.status_line = text::to_valid_utf8(trim(line));
+    ex.response_headers.clear();
+    return;
+  }
+  if (ex.response_headers.size() >= limits::kScanHeaderFields) return;
+  if (auto f = header_field(line)) ex.response_headers.push_back(std::move(*f));
+}
+
+// The request head as libcurl sent it (cookies from the jar included).
+int record_request_head(CURL*, curl_infotype type, char* data, std::size_t size, void* user) {
+  if (type != CURLINFO_HEADER_OUT) return 0;
+  auto& ex = static_cast<MultiFetcher::Transfer*>(user)->exchange;
+  std::string_view head(data, size);
+  ex.request_headers.clear();
+  bool first = true;
+  while (!head.empty()) {
+    auto eol = head.find('\n');
+    auto line = trim(head.substr(0, eol));
+    head = eol == std::string_view::npos ? std::string_view{} : head.substr(eol + 1);
+    if (first) {
+      ex.request_line = text::to_valid_utf8(line);
+      first = false;
+    } else if (ex.request_headers.size() < limits::kScanHeaderFields) {
+      if (auto f = header_field(line)) ex.request_headers.push_back(std::move(*f));
+    }
+  }
+  return 0;
+}
+
 std::size_t keep_location(char* data, std::size_t size, std::size_t n, void* user) {
   auto* t = static_cast<MultiFetcher::Transfer*>(user);
   std::string_view line(data, size * n);
+  if (t->request.record) record_response_line(*t, line);
   if (line.size() > 9 && strncasecmp(line.data(), "location:", 9) == 0) {
     auto v = line.substr(9);
     auto b = v.find_first_not_of(" \t");
@@ -202,6 +262,12 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
   }
   // One handle for every hop of a check: reset, so nothing of the last hop (its URL, its
   // credentials) carries over.
+  // A handle with the cookie engine on gets a fresh handle per hop: curl_easy_reset (libcurl
+  // 7.88) drops the handle's COOKIEFILE list without freeing it.
+  if (t->easy && t->request.cookie_share) {
+    curl_easy_cleanup(t->easy);
+    t->easy = nullptr;
+  }
   if (t->easy)
     curl_easy_reset(t->easy);
   else
@@ -217,6 +283,12 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
   t->body_seen = 0;
   t->truncated = false;
   t->out.body.clear();  // a redirect's body is not the page
+  t->out.truncated = false;
+  t->exchange = Exchange{};
+  t->exchange.url = t->url;
+  curl_slist_free_all(t->headers);
+  t->headers = nullptr;
+  for (const auto& h : t->request.headers) t->headers = curl_slist_append(t->headers, h.c_str());
   CURL* e = t->easy;
   curl_easy_setopt(e, CURLOPT_URL, t->url.c_str());
   curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -229,7 +301,24 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
   curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(remaining.count()));
   curl_easy_setopt(e, CURLOPT_USERAGENT, t->request.user_agent.c_str());
   curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-  curl_easy_setopt(e, CURLOPT_NOBODY, t->request.head ? 1L : 0L);
+  curl_easy_setopt(e, CURLOPT_NOBODY, t->request.head || t->request.method == "HEAD" ? 1L : 0L);
+  if (!t->request.method.empty() && t->request.method != "GET" && t->request.method != "HEAD")
+    curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, t->request.method.c_str());
+  if (t->headers) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
+  if (!t->request.verify_tls) {
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+  }
+  if (!t->request.ca_file.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, t->request.ca_file.c_str());
+  if (t->request.cookie_share) {
+    curl_easy_setopt(e, CURLOPT_SHARE, t->request.cookie_share);
+    curl_easy_setopt(e, CURLOPT_COOKIEFILE, "");  // the cookie engine, fed only by the scan's answers
+  }
+  if (t->request.record) {
+    curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, record_request_head);
+    curl_easy_setopt(e, CURLOPT_DEBUGDATA, t.get());
+    curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
+  }
   curl_easy_setopt(e, CURLOPT_CERTINFO, 1L);
   if (t->request.connect_only) curl_easy_setopt(e, CURLOPT_CONNECT_ONLY, 1L);
   attach_egress_gate(e, &t->gate);
@@ -289,6 +378,16 @@ void MultiFetcher::finished(void* easy, int curl_code) {
   out.tls_ms = tls && connect ? std::optional(*tls - *connect) : std::nullopt;
   out.first_byte_ms = first ? std::optional(*first - tls.value_or(connect.value_or(0))) : std::nullopt;
   if (auto exp = leaf_expiry(e)) out.cert_expires = exp;
+  out.truncated = t->truncated;
+  out.tls_verified = t->request.verify_tls && boost::urls::parse_uri(t->url).has_value() &&
+                     boost::urls::parse_uri(t->url)->scheme_id() == boost::urls::scheme::https;
+  if (t->request.record && (rc == CURLE_OK || t->truncated) && t->gate.refusal.empty()) {
+    t->exchange.status = static_cast<int>(status);
+    t->exchange.body_excerpt =
+        text::utf8_prefix(text::to_valid_utf8(t->exchange.body_excerpt), limits::kEvidenceExcerptBytes);
+    out.exchanges.push_back(std::move(t->exchange));
+    t->exchange = Exchange{};
+  }
 
   if (!t->gate.refusal.empty() || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_RESOLVE_PROXY) {
     if (!t->gate.refusal.empty()) std::cerr << "egress: refused " << t->url << ": " << t->gate.refusal << "\n";
@@ -305,6 +404,14 @@ void MultiFetcher::finished(void* easy, int curl_code) {
     out.kind = kind_of(rc);
     out.error = rc == CURLE_OPERATION_TIMEDOUT ? "timed out after " + std::to_string(t->request.timeout.count()) + " ms"
                                                : curl_easy_strerror(rc);
+    complete(*t);
+    return;
+  }
+  if (t->truncated && t->request.oversize_is_error) {
+    out.responded = true;
+    out.status = static_cast<int>(status);
+    out.kind = CheckError::TooLarge;
+    out.error = "the answer is larger than " + std::to_string(t->request.max_body) + " bytes (decoded)";
     complete(*t);
     return;
   }

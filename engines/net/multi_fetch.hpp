@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engines/net/egress_policy.hpp"
 
@@ -32,6 +33,32 @@ struct CheckRequest {
   int max_redirects = 5;
   std::size_t max_body = std::size_t{64} * 1024;  // read at most this much of a body, then stop
   std::string user_agent = "Dozor/2.0";
+
+  // Scanner options (engines/net/scan_client.hpp); the monitor leaves them at their defaults.
+  std::string method;                // "" = GET (HEAD with `head`); e.g. "OPTIONS"
+  std::vector<std::string> headers;  // extra request header lines, "Name: value"
+  bool record = false;               // keep every hop as an Exchange (heads and a body excerpt)
+  bool oversize_is_error = false;    // a body over max_body fails with TooLarge instead of being cut
+  bool verify_tls = true;
+  std::string ca_file;           // trust anchors instead of the system's, when set
+  void* cookie_share = nullptr;  // CURLSH* sharing cookies: a scan's cookie jar
+};
+
+struct HeaderField {
+  std::string name;  // lower case
+  std::string value;
+};
+
+// One request and its answer, as evidence: the heads as they went over the wire and the start
+// of the (decoded) body.
+struct Exchange {
+  std::string url;
+  std::string request_line;  // "GET /a?b=1 HTTP/1.1"
+  std::vector<HeaderField> request_headers;
+  int status = 0;
+  std::string status_line;  // "HTTP/1.1 200 OK"
+  std::vector<HeaderField> response_headers;
+  std::string body_excerpt;  // valid UTF-8, at most limits::kEvidenceExcerptBytes
 };
 
 // Why a check has no usable answer, for code to decide on; `error` says it for people.
@@ -44,6 +71,7 @@ enum class CheckError {
   TooManyRedirects,  // more than max_redirects
   BadRedirect,       // a Location that is not an http(s) URL
   BadProxy,          // the explicit proxy is not a URL of a supported scheme
+  TooLarge,          // the body exceeded max_body (decoded bytes) with oversize_is_error
   Transport,         // any other transfer failure (protocol error, reset …)
   Internal,          // libcurl could not be set up
 };
@@ -59,7 +87,10 @@ struct CheckOutcome {
   std::optional<std::int64_t> dns_ms, connect_ms, tls_ms, first_byte_ms;
   std::optional<std::time_t> cert_expires;  // the leaf certificate's notAfter (HTTPS)
   std::string final_url;
-  std::string body;  // with keep_body: the start of the last answer's body (decoded), at most max_body
+  std::string body;                 // with keep_body: the start of the last answer's body (decoded), at most max_body
+  bool truncated = false;           // the last answer's body was longer than max_body
+  bool tls_verified = false;        // the last hop was https with its certificate verified
+  std::vector<Exchange> exchanges;  // with record: every hop, in order
 };
 
 // The one text for "no allowed address": a name that does not resolve and a name that

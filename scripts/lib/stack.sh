@@ -123,6 +123,8 @@ lease_seconds = 15
 [scanner]
 # Development and test stacks check and scan local fixture servers.
 allow_private_targets = true
+# The audit trusts the stack's own certificate, which the TLS fixture servers use (docs/audit.md).
+ca_file = "$STATE/tls/cert.pem"
 
 [paths]
 migrations = "$REPO/db/migrations"

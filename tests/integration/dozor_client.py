@@ -619,7 +619,7 @@ class FixtureServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeouts are tested on purpose)
 
-            do_GET = do_HEAD = do_POST = _serve
+            do_GET = do_HEAD = do_POST = do_OPTIONS = _serve  # OPTIONS: CORS preflights of the audit
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True

@@ -1,0 +1,113 @@
+#pragma once
+// Breadth-first crawl of one origin (docs/audit.md): seeds from robots.txt and sitemaps, pages
+// read with gumbo, everything a security engineer wants listed (forms and fields, scripts,
+// media and documents, e-mails, phones, endpoints with parameters, paths in JavaScript, the
+// site's structure). Bounded by depth, pages, URLs remembered, items kept, bytes per answer and
+// a time budget; requests go through the scanner client (egress policy, per-origin pacing).
+#include <boost/json/object.hpp>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engines/crawl/contacts.hpp"
+#include "engines/crawl/html_extract.hpp"
+#include "engines/limits.hpp"
+#include "engines/net/scan_client.hpp"
+
+namespace dozor::crawl {
+
+struct CrawlOptions {
+  int depth = limits::kCrawlDepthDefault;
+  int max_pages = limits::kCrawlPagesDefault;
+  std::chrono::milliseconds time_budget{limits::kCrawlTimeBudgetMs};
+  std::size_t max_urls = limits::kCrawlQueuedUrls;
+  std::size_t max_items = limits::kCrawlItems;
+  std::size_t max_scripts = 50;  // same-origin external scripts fetched for paths
+  net::ScanOptions scan;
+};
+
+struct PageRecord {
+  std::string url;
+  std::string final_url;
+  int depth = 0;
+  int status = 0;
+  std::string content_type;
+  std::string charset;
+  std::string title;
+  std::size_t bytes = 0;
+  std::string error;  // why there is no page (timeout, too large, redirect loop …)
+  std::string error_kind;
+  std::string found_via;  // target | link | robots | sitemap
+};
+
+struct FormRecord {
+  std::string page;
+  Form form;
+};
+
+struct ScriptRecord {
+  std::string page;
+  std::string src;             // empty for inline
+  std::string inline_excerpt;  // the first 200 characters of an inline script
+  std::size_t inline_bytes = 0;
+  std::string integrity;
+};
+
+struct MediaRecord {
+  std::string page;
+  std::string kind;
+  std::string url;
+};
+
+struct EmailRecord {
+  std::string address;
+  std::string source;  // mailto | text
+  std::string page;
+};
+
+struct PhoneRecord {
+  std::string e164;
+  std::string as_found;
+  std::string source;  // tel | text
+  std::string page;
+};
+
+struct Endpoint {
+  std::string url;  // without query
+  std::string method;
+  std::set<std::string> params;
+  std::string source;  // link | form | js | sitemap | robots
+};
+
+struct CrawlResult {
+  std::string target;
+  std::string origin;
+  std::vector<PageRecord> pages;
+  std::vector<FormRecord> forms;
+  std::vector<ScriptRecord> scripts;
+  std::vector<MediaRecord> media;
+  std::vector<EmailRecord> emails;
+  std::vector<PhoneRecord> phones;
+  std::map<std::string, Endpoint> endpoints;    // by method + " " + url
+  std::map<std::string, std::string> js_paths;  // path → script it was found in
+  std::vector<std::string> external_links;
+  std::vector<std::string> comments;  // HTML comments worth a look, bounded
+  std::set<std::string> structure;    // same-origin paths seen
+  bool robots_found = false;
+  std::vector<std::string> robots_disallow;
+  std::vector<std::string> sitemaps;  // read
+  std::string stopped;                // complete | max_pages | time_budget | url_limit
+  std::size_t requests = 0;
+  std::int64_t duration_ms = 0;
+};
+
+CrawlResult crawl(const std::string& target, const net::EgressPolicy& policy, const CrawlOptions& options);
+
+boost::json::object to_json(const CrawlResult& result);
+// The structure as a tree: {"name": "/", "path": "/", "children": [...]}.
+boost::json::object structure_tree(const std::set<std::string>& paths);
+
+}  // namespace dozor::crawl

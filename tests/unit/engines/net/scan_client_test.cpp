@@ -1,0 +1,223 @@
+#include "engines/net/scan_client.hpp"
+
+#include <zlib.h>
+
+#include <boost/test/unit_test.hpp>
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "tests/unit/support/local_http.hpp"
+
+namespace dozor::net {
+std::ostream& operator<<(std::ostream& os, CheckError e);  // defined in multi_fetch_test.cpp
+}  // namespace dozor::net
+
+using namespace dozor::net;
+using dozor::test::LocalHttp;
+
+namespace {
+
+const EgressPolicy allow_loopback(true);
+const EgressPolicy public_only(false);
+
+ScanOptions quick() {
+  ScanOptions o;
+  o.request_timeout = std::chrono::seconds(5);
+  o.per_host_interval = std::chrono::milliseconds(0);
+  return o;
+}
+
+FetchRequest get(std::string url) {
+  FetchRequest r;
+  r.url = std::move(url);
+  return r;
+}
+
+std::string gzip_of(const std::string& data) {
+  z_stream z{};
+  deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, static_cast<uLong>(data.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(scan_client)
+
+BOOST_AUTO_TEST_CASE(records_the_exchange_as_evidence) {
+  LocalHttp s(
+      {{"/page", LocalHttp::fixed(LocalHttp::answer(200, "X-Test: yes\r\nContent-Type: text/html\r\n", "<p>hi</p>"))}});
+  ScanSession session(allow_loopback, quick());
+  FetchRequest r;
+  r.url = s.url("/page?a=1");
+  r.headers = {"X-Probe: 1"};
+  auto o = session.fetch(r);
+  BOOST_TEST(o.kind == CheckError::None);
+  BOOST_TEST(o.status == 200);
+  BOOST_TEST(o.body == "<p>hi</p>");
+  BOOST_REQUIRE(o.exchanges.size() == 1u);
+  const auto& ex = o.exchanges[0];
+  BOOST_TEST(ex.request_line == "GET /page?a=1 HTTP/1.1");
+  BOOST_TEST(first_header(ex.request_headers, "x-probe").value_or("") == "1");
+  BOOST_TEST(ex.status == 200);
+  BOOST_TEST(ex.status_line == "HTTP/1.0 200 X");
+  BOOST_TEST(first_header(ex.response_headers, "x-test").value_or("") == "yes");
+  BOOST_TEST(ex.body_excerpt == "<p>hi</p>");
+}
+
+BOOST_AUTO_TEST_CASE(body_excerpt_is_bounded) {
+  std::string big(100000, 'a');
+  LocalHttp s({{"/big", LocalHttp::fixed(LocalHttp::answer(200, "", big))}});
+  ScanSession session(allow_loopback, quick());
+  auto o = session.fetch(get(s.url("/big")));
+  BOOST_TEST(o.body.size() == big.size());
+  BOOST_TEST(o.exchanges.at(0).body_excerpt.size() == dozor::limits::kEvidenceExcerptBytes);
+}
+
+BOOST_AUTO_TEST_CASE(a_body_over_the_cap_is_a_clear_error) {
+  LocalHttp s({{"/huge", LocalHttp::fixed(LocalHttp::answer(200, "", std::string(300000, 'x')))}});
+  auto o = quick();
+  o.max_body = 100000;
+  ScanSession session(allow_loopback, o);
+  auto r = session.fetch(get(s.url("/huge")));
+  BOOST_TEST(r.kind == CheckError::TooLarge);
+  BOOST_TEST(r.error.find("100000") != std::string::npos);
+  // At the cap exactly, the answer is whole.
+  LocalHttp t({{"/n", LocalHttp::fixed(LocalHttp::answer(200, "", std::string(100000, 'x')))}});
+  auto ok = session.fetch(get(t.url("/n")));
+  BOOST_TEST(ok.kind == CheckError::None);
+  BOOST_TEST(ok.body.size() == 100000u);
+}
+
+BOOST_AUTO_TEST_CASE(a_gzip_bomb_is_capped_on_decoded_bytes) {
+  std::string bomb = gzip_of(std::string(std::size_t{64} * 1024 * 1024, '\0'));  // 64 MiB → about 64 KB
+  BOOST_REQUIRE(bomb.size() < 200000u);
+  LocalHttp s({{"/bomb", LocalHttp::fixed(LocalHttp::answer(200, "Content-Encoding: gzip\r\n", bomb))}});
+  auto o = quick();
+  o.max_body = std::size_t{1} * 1024 * 1024;
+  ScanSession session(allow_loopback, o);
+  auto started = std::chrono::steady_clock::now();
+  auto r = session.fetch(get(s.url("/bomb")));
+  BOOST_TEST(r.kind == CheckError::TooLarge);
+  BOOST_TEST(r.body.size() <= o.max_body);
+  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(3)));
+  FetchRequest keep = get(s.url("/bomb"));
+  keep.oversize_is_error = false;
+  auto cut = session.fetch(keep);
+  BOOST_TEST(cut.kind == CheckError::None);
+  BOOST_TEST(cut.truncated);
+  BOOST_TEST(cut.body.size() == o.max_body);
+}
+
+BOOST_AUTO_TEST_CASE(a_redirect_loop_stops_with_a_clear_error) {
+  LocalHttp s({{"/a", LocalHttp::fixed("HTTP/1.0 302 Found\r\nLocation: /b\r\nContent-Length: 0\r\n\r\n")},
+               {"/b", LocalHttp::fixed("HTTP/1.0 302 Found\r\nLocation: /a\r\nContent-Length: 0\r\n\r\n")}});
+  ScanSession session(allow_loopback, quick());
+  auto r = session.fetch(get(s.url("/a")));
+  BOOST_TEST(r.kind == CheckError::TooManyRedirects);
+  BOOST_TEST(r.exchanges.size() == 6u);  // the first request and five redirects, each recorded
+  FetchRequest no_follow = get(s.url("/a"));
+  no_follow.max_redirects = 0;
+  auto once = session.fetch(no_follow);
+  BOOST_TEST(once.kind == CheckError::TooManyRedirects);
+  BOOST_TEST(once.exchanges.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_target_that_never_answers_times_out) {
+  LocalHttp s({{"/slow", [](const std::string&) {
+                  std::this_thread::sleep_for(std::chrono::seconds(3));
+                  return LocalHttp::answer(200, "", "late");
+                }}});
+  auto o = quick();
+  o.request_timeout = std::chrono::milliseconds(300);
+  ScanSession session(allow_loopback, o);
+  auto started = std::chrono::steady_clock::now();
+  auto r = session.fetch(get(s.url("/slow")));
+  BOOST_TEST(r.kind == CheckError::Timeout);
+  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(2)));
+}
+
+BOOST_AUTO_TEST_CASE(cookies_are_kept_per_session) {
+  LocalHttp s({{"/set", LocalHttp::fixed(LocalHttp::answer(200, "Set-Cookie: sid=abc; Path=/\r\n", "ok"))},
+               {"/echo", [](const std::string& head) { return LocalHttp::answer(200, "", head); }}});
+  ScanSession one(allow_loopback, quick());
+  one.fetch(get(s.url("/set")));
+  auto echoed = one.fetch(get(s.url("/echo")));
+  BOOST_TEST(echoed.body.find("Cookie: sid=abc") != std::string::npos);
+  BOOST_TEST(first_header(echoed.exchanges.at(0).request_headers, "cookie").value_or("") == "sid=abc");
+  BOOST_TEST(one.cookies().size() == 1u);
+  ScanSession other(allow_loopback, quick());  // another scan: another jar
+  auto fresh = other.fetch(get(s.url("/echo")));
+  BOOST_TEST(fresh.body.find("Cookie:") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(per_host_concurrency_is_bounded) {
+  LocalHttp s({}, [](const std::string&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    return LocalHttp::answer(200, "", "ok");
+  });
+  auto o = quick();
+  o.per_host_concurrency = 3;
+  ScanSession session(allow_loopback, o);
+  int done = 0;
+  for (int i = 0; i < 12; ++i)
+    session.submit(get(s.url("/p" + std::to_string(i))), [&](CheckOutcome r) {
+      BOOST_TEST(r.status == 200);
+      ++done;
+    });
+  BOOST_TEST(session.run(std::chrono::steady_clock::now() + std::chrono::seconds(10)));
+  BOOST_TEST(done == 12);
+  BOOST_TEST(s.peak() <= 3);
+  BOOST_TEST(s.peak() >= 2);  // and they do run side by side
+}
+
+BOOST_AUTO_TEST_CASE(the_rate_limit_spaces_request_starts) {
+  LocalHttp s({}, [](const std::string&) { return LocalHttp::answer(200, "", "ok"); });
+  auto o = quick();
+  o.per_host_interval = std::chrono::milliseconds(50);
+  ScanSession session(allow_loopback, o);
+  int done = 0;
+  for (int i = 0; i < 6; ++i) session.submit(get(s.url("/r" + std::to_string(i))), [&](CheckOutcome) { ++done; });
+  auto started = std::chrono::steady_clock::now();
+  BOOST_TEST(session.run(started + std::chrono::seconds(10)));
+  BOOST_TEST(done == 6);
+  BOOST_TEST((std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(250)));  // 5 gaps of 50 ms
+}
+
+BOOST_AUTO_TEST_CASE(the_deadline_abandons_what_is_left) {
+  LocalHttp s({}, [](const std::string&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    return LocalHttp::answer(200, "", "ok");
+  });
+  ScanSession session(allow_loopback, quick());
+  int done = 0;
+  for (int i = 0; i < 4; ++i) session.submit(get(s.url("/d" + std::to_string(i))), [&](CheckOutcome) { ++done; });
+  BOOST_TEST(!session.run(std::chrono::steady_clock::now() + std::chrono::milliseconds(100)));
+  BOOST_TEST(done == 0);
+  BOOST_TEST(session.run(std::chrono::steady_clock::now() + std::chrono::seconds(1)));  // nothing left
+  BOOST_TEST(done == 0);
+}
+
+BOOST_AUTO_TEST_CASE(the_egress_policy_holds_for_every_request) {
+  LocalHttp s({{"/x", LocalHttp::fixed(LocalHttp::answer(200, "", "ok"))}});
+  ScanSession session(public_only, quick());
+  auto r = session.fetch(get(s.url("/x")));
+  BOOST_TEST(r.kind == CheckError::Unreachable);
+  BOOST_TEST(s.heads().empty());
+}
+
+BOOST_AUTO_TEST_CASE(origins_are_scheme_host_and_port) {
+  BOOST_TEST(origin_of("HTTPS://Example.com/a?b") == "https://example.com:443");
+  BOOST_TEST(origin_of("http://example.com:8080/") == "http://example.com:8080");
+  BOOST_TEST(origin_of("http://example.com") == "http://example.com:80");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
