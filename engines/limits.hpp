@@ -56,6 +56,9 @@ inline constexpr std::size_t kVaultListEntries = 100000;    // entries one listi
 inline constexpr std::int64_t kVaultMultipartOverhead = std::int64_t{1}
                                                         << 20;  // an upload body beyond vault.max_upload
 
+// HTML (engines/text/html_parse): markup nested deeper than this is not parsed
+inline constexpr std::size_t kHtmlNesting = 512;
+
 // Scanners (engines/net/scan_client.hpp, engines/audit, engines/crawl; docs/audit.md)
 inline constexpr std::size_t kScanBodyBytes = std::size_t{5} * 1024 * 1024;  // decoded bytes of one answer
 inline constexpr std::int64_t kScanRequestTimeoutMs = 10000;                 // one request, redirects included

@@ -6,6 +6,8 @@
 #include <memory>
 
 #include "engines/analyzer/extract.hpp"
+#include "engines/text/html_parse.hpp"
+#include "engines/text/utf8.hpp"
 
 namespace dozor::analyzer {
 namespace {
@@ -109,11 +111,7 @@ Document extract_html(std::string_view bytes) {
   Document doc;
   doc.type = "html";
   std::string utf8 = decode_text(bytes, doc.charset);
-  GumboOptions opts = kGumboDefaultOptions;
-  opts.max_errors = 1000;  // parse errors are not needed, and their list would grow unbounded
-  std::unique_ptr<GumboOutput, void (*)(GumboOutput*)> out(
-      gumbo_parse_with_options(&opts, utf8.data(), utf8.size()),
-      [](GumboOutput* o) { gumbo_destroy_output(&kGumboDefaultOptions, o); });
+  auto out = text::parse_html_bounded(text::to_valid_utf8(utf8));
   if (!out) throw BadDocument("the HTML cannot be parsed");
   Walker w{doc, {}, 0};
   w.walk(out->document);

@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "engines/text/html_parse.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::crawl {
@@ -266,55 +267,6 @@ struct Walker {
   }
 };
 
-// Gumbo walks its stack of open elements for many tags and frees its tree recursively, so a page
-// nested a hundred thousand deep costs minutes and may overflow the stack. A linear pre-scan
-// estimates the nesting (void and implicitly closed elements do not count) and hands gumbo the
-// document only up to the first point deeper than kMaxHtmlNesting.
-std::size_t bounded_prefix(std::string_view html) {
-  static const std::set<std::string, std::less<>> kNoDepth = {
-      "area",  "base", "br",    "col",    "embed", "hr", "img", "input", "link",     "meta",     "source",
-      "track", "wbr",  "param", "keygen", "p",     "li", "dt",  "dd",    "option",   "optgroup", "tr",
-      "td",    "th",   "tbody", "thead",  "tfoot", "rb", "rt",  "rp",    "colgroup", "!doctype"};
-  std::size_t depth = 0;
-  std::size_t i = 0;
-  while ((i = html.find('<', i)) != std::string_view::npos) {
-    if (html.compare(i, 4, "<!--") == 0) {
-      auto end = html.find("-->", i + 4);
-      if (end == std::string_view::npos) return html.size();
-      i = end + 3;
-      continue;
-    }
-    if (i + 1 < html.size() && html[i + 1] == '/') {
-      if (depth > 0) --depth;
-      i += 2;
-      continue;
-    }
-    std::size_t j = i + 1;
-    while (j < html.size() && (std::isalnum(static_cast<unsigned char>(html[j])) || html[j] == '!' || html[j] == '-'))
-      ++j;
-    if (j == i + 1) {
-      ++i;
-      continue;
-    }
-    std::string name = lower(html.substr(i + 1, j - i - 1));
-    auto close = html.find('>', j);
-    if (close == std::string_view::npos) return html.size();
-    bool self_closing = html[close - 1] == '/';
-    if (name == "script" || name == "style" || name == "textarea" || name == "title") {
-      // Raw text: skip to the end tag so its content is not read as markup.
-      auto end = html.find("</", close);
-      while (end != std::string_view::npos && lower(html.substr(end + 2, name.size())) != name)
-        end = html.find("</", end + 2);
-      if (end == std::string_view::npos) return html.size();
-      i = end;
-      continue;
-    }
-    if (!self_closing && !kNoDepth.count(name) && ++depth > kMaxHtmlNesting) return i;
-    i = close + 1;
-  }
-  return html.size();
-}
-
 }  // namespace
 
 bool is_document_url(std::string_view url) {
@@ -358,15 +310,7 @@ std::optional<std::string> resolve_http(std::string_view base, std::string_view 
 
 PageFacts extract_html(std::string_view html, std::string_view page_url) {
   PageFacts facts;
-  std::string valid = text::to_valid_utf8(html.substr(0, bounded_prefix(html)));  // gumbo needs UTF-8
-  static const GumboOptions options = [] {
-    GumboOptions o = kGumboDefaultOptions;
-    o.max_errors = 0;  // each recorded error copies the stack of open elements: quadratic
-    return o;
-  }();
-  std::unique_ptr<GumboOutput, void (*)(GumboOutput*)> out(
-      gumbo_parse_with_options(&options, valid.data(), valid.size()),
-      [](GumboOutput* o) { gumbo_destroy_output(&options, o); });
+  auto out = text::parse_html_bounded(text::to_valid_utf8(html));  // gumbo needs UTF-8
   if (!out) return facts;
   Walker w{facts, std::string(page_url)};
   w.walk(out->document);

@@ -73,9 +73,8 @@ struct PageFacts {
 inline constexpr std::size_t kInlineScriptBytes = std::size_t{64} * 1024;
 inline constexpr std::size_t kTextBytes = std::size_t{512} * 1024;
 inline constexpr std::size_t kCommentBytes = 1024;
-inline constexpr std::size_t kItemsPerPage = 5000;   // links, fields, media … of one kind
-inline constexpr unsigned kMaxTreeDepth = 600;       // the walk's own bound (the prefix keeps gumbo below it)
-inline constexpr std::size_t kMaxHtmlNesting = 512;  // markup nested deeper is not parsed (see bounded_prefix)
+inline constexpr std::size_t kItemsPerPage = 5000;  // links, fields, media … of one kind
+inline constexpr unsigned kMaxTreeDepth = 600;      // the walk's own bound (the prefix keeps gumbo below it)
 
 // Document extensions counted as documents when linked (<a href="x.pdf">).
 bool is_document_url(std::string_view url);

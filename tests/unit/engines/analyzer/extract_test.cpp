@@ -48,6 +48,17 @@ BOOST_AUTO_TEST_CASE(html_paragraphs_without_scripts) {
   BOOST_TEST(doc.segments[1].where.ref == "2");
 }
 
+BOOST_AUTO_TEST_CASE(deeply_nested_html_is_bounded) {
+  // The same bound as the crawler's (engines/text/html_parse): without it gumbo took 16 GB.
+  std::string html = "<p>Иван Петров</p>";
+  for (int i = 0; i < 150000; ++i) html += "<span>";
+  html += "<p>below the bound</p>";
+  auto doc = extract_html(html);
+  BOOST_REQUIRE(!doc.segments.empty());
+  BOOST_TEST(doc.segments[0].text.find("Петров") != std::string::npos);
+  for (const auto& s : doc.segments) BOOST_TEST(s.text.find("below the bound") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(rtf_text_with_code_page_and_unicode) {
   auto doc = extract_rtf(
       "{\\rtf1\\ansi\\ansicpg1251{\\fonttbl{\\f0 Times;}}{\\info{\\author X}}\\f0 \\'c8\\'e2\\'e0\\'ed\\par "
