@@ -73,8 +73,11 @@ int main(int argc, char** argv) {
       // The model loads beside the accept loop: /health answers 503 with the reason until it
       // is loaded and self-tested, and keeps saying why if that fails.
       std::thread loader([&service] { service.load(); });
-      dozor::fcgi::WorkerLimits limits{c.server.threads, c.server.max_requests, c.server.max_body,
-                                       c.server.shutdown_timeout};
+      dozor::fcgi::WorkerLimits limits;  // no streamed bodies: documents are read whole, bounded by max_body
+      limits.threads = c.server.threads;
+      limits.max_requests = c.server.max_requests;
+      limits.max_body = c.server.max_body;
+      limits.shutdown_timeout = c.server.shutdown_timeout;
       int rc = dozor::fcgi::run_worker(listen_fd, limits, [&](const dozor::http::Request& req) {
         return dozor::http::analyzer_dispatch(service, req);
       });
