@@ -72,17 +72,17 @@ int main(int argc, char** argv) {
       dozor::handlers::analyzer_api::Service service(c, dozor::auth::load_jwt_key(c.auth.jwt_secret_file));
       // The model loads beside the accept loop: /health answers 503 with the reason until it
       // is loaded and self-tested, and keeps saying why if that fails.
-      std::thread loader([&service] { service.load(); });
+      // Detached: run_worker ends the process with _exit, so the service outlives the loader and
+      // a join after it would never run (ThreadSanitizer reported the unjoined thread).
+      std::thread([&service] { service.load(); }).detach();
       dozor::fcgi::WorkerLimits limits;  // no streamed bodies: documents are read whole, bounded by max_body
       limits.threads = c.server.threads;
       limits.max_requests = c.server.max_requests;
       limits.max_body = c.server.max_body;
       limits.shutdown_timeout = c.server.shutdown_timeout;
-      int rc = dozor::fcgi::run_worker(listen_fd, limits, [&](const dozor::http::Request& req) {
+      return dozor::fcgi::run_worker(listen_fd, limits, [&](const dozor::http::Request& req) {
         return dozor::http::analyzer_dispatch(service, req);
       });
-      loader.join();
-      return rc;
     };
     return dozor::fcgi::run_supervisor(load, worker);
   } catch (const std::exception& e) {
