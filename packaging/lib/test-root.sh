@@ -98,6 +98,25 @@ fresh_root() { # BASE WORK ROOT
   tar -C "$root" -xf "$base"
 }
 
+# The changelog's top version at COMMIT.
+changelog_version_at() { # COMMIT
+  git -C "$repo" show "$1:packaging/debian/changelog" | dpkg-parsechangelog -l - -S Version
+}
+
+# The last commit whose changelog carries a version other than CURRENT, found without
+# tags: walk the changelog's history back while it still says CURRENT, then step to the
+# parent of the oldest such commit. Prints nothing in a shallow or one-version history.
+release_before() { # CURRENT
+  local current=$1 c oldest=
+  for c in $(git -C "$repo" rev-list HEAD -- packaging/debian/changelog); do
+    [ "$(changelog_version_at "$c")" = "$current" ] || break
+    oldest=$c
+  done
+  [ -n "$oldest" ] || return 0
+  c=$(git -C "$repo" rev-parse --verify --quiet "$oldest^") || return 0
+  [ "$(changelog_version_at "$c")" != "$current" ] && echo "$c"
+}
+
 # The package of the previous release, to upgrade from: the newest tag v*
 # reachable from HEAD whose version differs from this tree's package version,
 # built from that commit in a temporary git worktree (once; cached in
@@ -114,8 +133,16 @@ previous_deb() { # CACHE
     [ "${tag#v}" != "$current" ] && break
     tag=
   done
-  [ -n "${tag:-}" ] || die "no release tag v* before $current is reachable from HEAD (docs/packaging.md)"
-  commit=$(git -C "$repo" rev-parse "$tag^{commit}")
+  if [ -n "${tag:-}" ]; then
+    commit=$(git -C "$repo" rev-parse "$tag^{commit}")
+  else
+    # A checkout without tags (CI's clean clone has none): the previous release is the
+    # parent of the commit that first carried this version in the changelog.
+    commit=$(release_before "$current")
+    [ -n "$commit" ] || die "no release before $current: no v* tag is reachable from HEAD and the changelog's history has no earlier version (docs/packaging.md)"
+    tag=v$(changelog_version_at "$commit")
+    note "no v* tag in this checkout; $tag is ${commit:0:12}, the last commit before $current" >&2
+  fi
   dir=$cache/previous/$tag-${commit:0:12}
   deb=$(find "$dir" -maxdepth 1 -name 'dozor_*.deb' ! -name '*dbgsym*' 2>/dev/null | head -n 1)
   if [ -z "$deb" ]; then
