@@ -263,12 +263,16 @@ class Crawler {
     }
     if (o.final_url != rec.url) seen_.insert(o.final_url);
     note_structure(o.final_url);
-    if (o.status < 200 || o.status >= 300 || !is_html_type(rec.content_type, o.body)) return;
+    if (o.status < 200 || o.status >= 300 || !is_html_type(rec.content_type, o.body)) {
+      if (options_.on_page) options_.on_page(PageSeen{o.final_url, depth, o.status, o.exchanges});
+      return;
+    }
     rec.charset = detect_charset(o.body, rec.content_type);
     std::string html = to_utf8(o.body, rec.content_type);
     o.body.clear();
     o.body.shrink_to_fit();
     PageFacts facts = extract_html(html, o.final_url);
+    if (options_.on_page) options_.on_page(PageSeen{o.final_url, depth, o.status, o.exchanges, &html, &facts});
     rec.title = facts.title;
     const std::string page = o.final_url;
 

@@ -6,6 +6,7 @@
 // a time budget; requests go through the scanner client (egress policy, per-origin pacing).
 #include <boost/json/object.hpp>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -19,6 +20,18 @@
 
 namespace dozor::crawl {
 
+// One answered, in-scope page as the crawler saw it, for the analyses that read pages as they
+// arrive (technologies, passive findings, compliance) instead of the crawler keeping bodies.
+// Valid only during the call.
+struct PageSeen {
+  const std::string& url;  // final URL after redirects
+  int depth = 0;
+  int status = 0;
+  const std::vector<net::Exchange>& exchanges;  // every hop, the answer last (evidence)
+  const std::string* html = nullptr;            // the page as UTF-8; null when not a 2xx HTML page
+  const PageFacts* facts = nullptr;             // what gumbo extracted; null with html
+};
+
 struct CrawlOptions {
   int depth = limits::kCrawlDepthDefault;
   int max_pages = limits::kCrawlPagesDefault;
@@ -27,6 +40,7 @@ struct CrawlOptions {
   std::size_t max_items = limits::kCrawlItems;
   std::size_t max_scripts = 50;  // same-origin external scripts fetched for paths
   net::ScanOptions scan;
+  std::function<void(const PageSeen&)> on_page;  // runs on the crawling thread, in fetch order
 };
 
 struct PageRecord {

@@ -5,6 +5,7 @@
 #include <boost/url/url.hpp>
 
 #include "engines/crawl/charset.hpp"
+#include "engines/net/exchange_json.hpp"
 
 namespace dozor::audit::headers {
 namespace {
@@ -160,22 +161,6 @@ HeadersReport check_headers(const std::string& target, const net::EgressPolicy& 
   }
   report.grade = grade(r);
   return report;
-}
-
-boost::json::object to_json(const net::Exchange& ex) {
-  auto fields = [](const std::vector<net::HeaderField>& list) {
-    boost::json::array a;
-    for (const auto& f : list)
-      a.push_back(boost::json::array{boost::json::string(f.name), boost::json::string(f.value)});
-    return a;
-  };
-  return {{"url", ex.url},
-          {"request_line", ex.request_line},
-          {"request_headers", fields(ex.request_headers)},
-          {"status", ex.status},
-          {"status_line", ex.status_line},
-          {"response_headers", fields(ex.response_headers)},
-          {"body_excerpt", ex.body_excerpt}};
 }
 
 boost::json::object to_json(const HeadersReport& report) {

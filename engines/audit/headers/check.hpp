@@ -34,6 +34,5 @@ Retrievals retrieve(const std::string& target, net::ScanSession& session, std::v
 HeadersReport check_headers(const std::string& target, const net::EgressPolicy& policy, net::ScanOptions options);
 
 boost::json::object to_json(const HeadersReport& report);
-boost::json::object to_json(const net::Exchange& exchange);
 
 }  // namespace dozor::audit::headers

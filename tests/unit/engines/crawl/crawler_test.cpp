@@ -164,4 +164,28 @@ BOOST_AUTO_TEST_CASE(windows_1251_pages_are_read) {
   BOOST_TEST(r.pages.at(0).charset == "windows-1251");
 }
 
+BOOST_AUTO_TEST_CASE(every_in_scope_answer_reaches_the_page_hook_with_its_heads) {
+  LocalHttp s({{"/", LocalHttp::fixed(LocalHttp::answer(200, "Content-Type: text/html\r\nSet-Cookie: sid=1\r\n",
+                                                        "<title>Главная</title><a href=\"/data\">d</a>"))},
+               {"/data", LocalHttp::fixed(LocalHttp::answer(200, "Content-Type: text/plain\r\n", "plain"))}});
+  auto o = quick();
+  std::vector<std::string> html_pages, other_pages;
+  std::string cookie;
+  o.on_page = [&](const PageSeen& p) {
+    BOOST_TEST_REQUIRE(!p.exchanges.empty());
+    if (!p.html) {
+      other_pages.push_back(p.url);
+      return;
+    }
+    html_pages.push_back(p.url);
+    BOOST_TEST(p.facts->title == "Главная");
+    BOOST_TEST(p.html->find("<a href") != std::string::npos);
+    cookie = dozor::net::first_header(p.exchanges.back().response_headers, "set-cookie").value_or("");
+  };
+  crawl(s.url("/"), allow_loopback, o);
+  BOOST_TEST(html_pages == std::vector<std::string>{s.url("/")});
+  BOOST_TEST(other_pages == std::vector<std::string>{s.url("/data")});
+  BOOST_TEST(cookie == "sid=1");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

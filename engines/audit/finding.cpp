@@ -1,0 +1,45 @@
+#include "engines/audit/finding.hpp"
+
+#include <array>
+#include <boost/json/array.hpp>
+
+#include "engines/net/exchange_json.hpp"
+
+namespace dozor::audit {
+namespace {
+
+constexpr std::array<std::string_view, 5> kSeverityNames = {"info", "low", "medium", "high", "critical"};
+
+}  // namespace
+
+std::string_view to_string(Severity s) { return kSeverityNames.at(static_cast<std::size_t>(s)); }
+
+std::optional<Severity> severity_from(std::string_view name) {
+  for (std::size_t i = 0; i < kSeverityNames.size(); ++i)
+    if (kSeverityNames[i] == name) return static_cast<Severity>(i);
+  return std::nullopt;
+}
+
+boost::json::object to_json(const Evidence& e) {
+  boost::json::object o{{"url", e.url}, {"excerpt", e.excerpt}, {"note", e.note}};
+  o["exchange"] = e.exchange ? boost::json::value(net::to_json(*e.exchange)) : boost::json::value(nullptr);
+  return o;
+}
+
+boost::json::object to_json(const Finding& f) {
+  boost::json::array refs, ev;
+  for (const auto& r : f.references) refs.push_back(boost::json::string(r));
+  for (const auto& e : f.evidence) ev.push_back(to_json(e));
+  return {{"check", f.check},
+          {"title", f.title},
+          {"severity", to_string(f.severity)},
+          {"confidence", f.confidence},
+          {"owasp", f.owasp.empty() ? boost::json::value(nullptr) : boost::json::value(f.owasp)},
+          {"cwe", f.cwe == 0 ? boost::json::value(nullptr) : boost::json::value(f.cwe)},
+          {"description", f.description},
+          {"recommendation", f.recommendation},
+          {"references", std::move(refs)},
+          {"evidence", std::move(ev)}};
+}
+
+}  // namespace dozor::audit
