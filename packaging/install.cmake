@@ -67,7 +67,8 @@ set(_dozor_data_dirs
     "www" "www"
     "db/migrations" "migrations"
     "share/passwords" "passwords"
-    "share/analyzer" "analyzer")
+    "share/analyzer" "analyzer"
+    "share/audit" "audit")
 while(_dozor_data_dirs)
   list(POP_FRONT _dozor_data_dirs _src _dest)
   if(EXISTS "${CMAKE_SOURCE_DIR}/${_src}")

@@ -179,6 +179,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"analyzer.listen", string_setter(c.analyzer.listen)},
       {"analyzer.networks", string_setter(c.analyzer.networks)},
       {"paths.common_passwords", string_setter(c.paths.common_passwords)},
+      {"paths.audit_data", string_setter(c.paths.audit_data)},
       {"vault.root", string_setter(c.vault.root)},
       {"vault.origins", string_setter(c.vault.origins)},
       {"vault.max_upload", int_setter(c.vault.max_upload, 1, kBig)},

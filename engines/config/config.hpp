@@ -115,6 +115,9 @@ struct AnalyzerConfig {
 struct PathsConfig {
   std::string migrations = "/usr/share/dozor/migrations";
   std::string common_passwords = "/usr/share/dozor/passwords/common-passwords.txt";
+  // The audit's data files (docs/audit.md): fingerprints, vulnerable libraries, exposures, compliance
+  // keyword lists, scanner templates — one folder per engine.
+  std::string audit_data = "/usr/share/dozor/audit";
 };
 
 // The file vault (docs/vault.md).

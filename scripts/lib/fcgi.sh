@@ -7,11 +7,14 @@ need_bin() {
   [ -x "$BIN_DIR/$1" ] || die "$BIN_DIR/$1 not found: build first (cmake --build $(realpath --relative-to="$PWD" "$BIN_DIR"))"
 }
 
-# A dozor.toml written before paths.common_passwords existed points nowhere for it in a
+# A dozor.toml written before paths.common_passwords (or audit_data) existed points nowhere for it in a
 # checkout (the default is the installed /usr/share path): use this checkout's list.
 legacy_paths() {
   if [ -z "${DOZOR_PATHS_COMMON_PASSWORDS:-}" ] && [ -z "$(toml_get paths common_passwords)" ]; then
     export DOZOR_PATHS_COMMON_PASSWORDS=$REPO/share/passwords/common-passwords.txt
+  fi
+  if [ -z "${DOZOR_PATHS_AUDIT_DATA:-}" ] && [ -z "$(toml_get paths audit_data)" ]; then
+    export DOZOR_PATHS_AUDIT_DATA=$REPO/share/audit
   fi
 }
 

@@ -129,6 +129,7 @@ ca_file = "$STATE/tls/cert.pem"
 [paths]
 migrations = "$REPO/db/migrations"
 common_passwords = "$REPO/share/passwords/common-passwords.txt"
+audit_data = "$REPO/share/audit"
 EOF
   write_vault_config
   umask "$old_umask"
