@@ -122,7 +122,7 @@ struct PathsConfig {
 
 // The file vault (docs/vault.md).
 struct VaultConfig {
-  std::string root = "/var/lib/dozor/vault";
+  std::string root = "/var/lib/dozor-vault";
   // Origins a mutating request may come from ("https://files.example.com", space separated).
   // Empty: the request's own https://Host (a cross-site page cannot set another site's Host).
   std::string origins;
