@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -118,7 +119,44 @@ int clean_dir(int dirfd, int depth) {
 
 }  // namespace
 
+int open_beneath_walk(int dirfd, const std::string& path, int flags, mode_t mode) {
+  if (path.empty()) return openat(dirfd, ".", flags | O_CLOEXEC, mode);
+  if (path.front() == '/') {
+    errno = EXDEV;  // what RESOLVE_BENEATH answers for an absolute path
+    return -1;
+  }
+  int current = dirfd;
+  std::size_t start = 0;
+  for (;;) {
+    auto slash = path.find('/', start);
+    std::string part = path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (part.empty() || part == "." || part == "..") {
+      if (current != dirfd) close(current);
+      errno = EXDEV;
+      return -1;
+    }
+    bool last = slash == std::string::npos;
+    int fd = last ? openat(current, part.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode)
+                  : openat(current, part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int saved = errno;
+    struct stat st {};
+    // O_DIRECTORY | O_NOFOLLOW on a symlink says ENOTDIR; openat2 says ELOOP, and so do we.
+    if (fd < 0 && saved == ENOTDIR && fstatat(current, part.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISLNK(st.st_mode))
+      saved = ELOOP;
+    if (current != dirfd) close(current);
+    errno = saved;
+    if (fd < 0 || last) return fd;
+    current = fd;
+    start = slash + 1;
+  }
+}
+
 int open_beneath(int dirfd, const std::string& path, int flags, mode_t mode) {
+  // systemd refuses openat2 with ENOSYS under RestrictSUIDSGID= (it cannot inspect open_how's
+  // mode), and so does an older kernel: then the same rules, one component at a time.
+  static std::atomic<bool> have_openat2{true};
+  if (!have_openat2.load(std::memory_order_relaxed)) return open_beneath_walk(dirfd, path, flags, mode);
   open_how how{};
   how.flags = static_cast<std::uint64_t>(static_cast<unsigned>(flags | O_CLOEXEC));
   how.mode = mode;
@@ -127,6 +165,10 @@ int open_beneath(int dirfd, const std::string& path, int flags, mode_t mode) {
   long fd;
   do fd = syscall(SYS_openat2, dirfd, p, &how, sizeof how);
   while (fd < 0 && errno == EAGAIN);  // a concurrent rename elsewhere: the kernel asks to retry
+  if (fd < 0 && errno == ENOSYS) {
+    have_openat2.store(false, std::memory_order_relaxed);
+    return open_beneath_walk(dirfd, path, flags, mode);
+  }
   return static_cast<int>(fd);
 }
 

@@ -133,5 +133,10 @@ class Store {
 // Opens `path` beneath `dirfd` with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
 // "" opens `dirfd` itself again. -1 with errno on failure.
 int open_beneath(int dirfd, const std::string& path, int flags, mode_t mode = 0);
+// The same without openat2 (used when it answers ENOSYS): component by component with
+// O_NOFOLLOW, refusing absolute paths and "", "." and ".." components (EXDEV), symlinks (ELOOP).
+// Sound for vault paths: no magic links live under the root, and renames cannot move a
+// directory out of it.
+int open_beneath_walk(int dirfd, const std::string& path, int flags, mode_t mode = 0);
 
 }  // namespace dozor::vault
