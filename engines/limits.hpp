@@ -98,3 +98,15 @@ inline constexpr std::size_t kMaxFindings = 10000;                 // findings l
 inline constexpr std::size_t kContextWindowChars = 64;             // context words are looked for this near
 inline constexpr std::size_t kManifestMaxFileBytes = 16ULL << 20;  // one file of the model bundle
 }  // namespace dozor::limits::analyzer
+
+// Audits (engines/audit/full_audit.hpp, db/audit_repo.hpp; docs/audit.md)
+namespace dozor::limits {
+inline constexpr std::size_t kPassiveEvidencePerFinding = 10;  // occurrences kept per passive rule
+inline constexpr std::size_t kAuditFindings = 300;             // findings stored per audit (worst first)
+inline constexpr std::size_t kAuditEvidencePerFinding = 20;    // evidence records stored per finding
+inline constexpr std::size_t kAuditsKeptPerTarget = 10;        // newest audits kept per user and target
+inline constexpr std::size_t kEvidenceExcerptChars = 1000;     // one stored evidence excerpt
+inline constexpr int kEvidenceListDefault = 20;                // GET …/evidence/{target}?limit
+inline constexpr int kEvidenceListMax = 100;
+inline constexpr std::size_t kBatchAuditConcurrency = 4;  // audits of one batch in flight at once
+}  // namespace dozor::limits

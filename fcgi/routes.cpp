@@ -54,6 +54,7 @@ Router build_router() {
       {"PUT", "/groups/{group_id:int}", usr(h::groups_update), Access::User},
       {"DELETE", "/groups/{group_id:int}", usr(h::groups_delete), Access::User},
       {"GET", "/audit/headers/{target_url:path}", usr(h::audit_headers), Access::User},
+      {"POST", "/audit/{target_url:path}", usr(h::audit_run), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
@@ -105,6 +106,11 @@ Router build_router() {
   // Issue 8 (docs/audit.md): the crawl under /api and /api/security (spec §4.3, §4.6).
   for (const char* prefix : {"/api", "/api/security"})
     add("POST", std::string(prefix) + "/crawl/{target_url:path}", usr(h::crawl_site), Access::User);
+  // Full audits, stored per user (docs/audit.md); literal segments win over {target_url:path}.
+  add("POST", "/api/security/audit/{target_url:path}", usr(h::audit_run), Access::User);
+  add("POST", "/api/audit/full/{target_url:path}", usr(h::audit_full), Access::User);
+  add("POST", "/api/audit/batch", usr(h::audit_batch), Access::User);
+  add("GET", "/api/security/evidence/{target_url:path}", usr(h::audit_evidence), Access::User);
   return r;
 }
 

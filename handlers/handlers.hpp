@@ -69,5 +69,9 @@ Response admin_vault_revoke(UserContext& ctx);
 Response admin_vault_audit(UserContext& ctx);
 Response audit_headers(UserContext& ctx);
 Response crawl_site(UserContext& ctx);
+Response audit_run(UserContext& ctx);
+Response audit_full(UserContext& ctx);
+Response audit_evidence(UserContext& ctx);
+Response audit_batch(UserContext& ctx);
 
 }  // namespace dozor::handlers

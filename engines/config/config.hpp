@@ -89,6 +89,7 @@ struct ScannerConfig {
   int per_host_concurrency = 8;          // requests in flight to one origin
   int per_host_interval_ms = 10;         // gap between request starts to one origin
   int crawl_seconds = 60;                // a whole crawl
+  int audit_seconds = 60;                // a whole audit (crawl and every step; docs/audit.md)
 };
 
 struct NotifyConfig {

@@ -144,6 +144,9 @@ struct Walker {
       case GUMBO_TAG_LINK: {
         auto rel = lower(attr(e, "rel"));
         auto href = attr(e, "href");
+        if (rel.find("stylesheet") != std::string::npos) {
+          if (auto u = url(href)) push_bounded(facts.stylesheets, Stylesheet{href, *u, attr(e, "integrity")});
+        }
         if (rel.find("icon") != std::string::npos)
           media("icon", href);
         else if (rel.find("stylesheet") == std::string::npos && rel.find("preconnect") == std::string::npos &&

@@ -44,6 +44,13 @@ struct Script {
   std::string inline_text;  // at most kInlineScriptBytes
 };
 
+// <link rel=stylesheet>: the passive rules judge its scheme (mixed content) and integrity (SRI).
+struct Stylesheet {
+  std::string raw_href;
+  std::string href;  // resolved
+  std::string integrity;
+};
+
 struct Media {
   std::string kind;  // img | video | audio | source | track | iframe | embed | object | icon | document
   std::string url;
@@ -61,6 +68,7 @@ struct PageFacts {
   std::vector<Form> forms;
   std::vector<Script> scripts;
   std::vector<Media> media;
+  std::vector<Stylesheet> stylesheets;
   std::vector<Meta> meta;
   std::vector<Meta> http_equiv;       // <meta http-equiv=… content=…>, names in lower case
   std::vector<std::string> mailto;    // addresses of mailto: links

@@ -1,0 +1,85 @@
+#pragma once
+// Stored audits, their findings and evidence (db/migrations/0015_audits.sql, docs/audit.md).
+// Every read and write names the owner: a user never reaches another user's audits.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/database.hpp"
+
+namespace dozor::db::audits {
+
+struct NewEvidence {
+  std::string url;
+  std::string excerpt;
+  std::string note;
+  std::optional<std::string> exchange_json;
+};
+
+struct NewFinding {
+  std::string check;
+  std::string title;
+  std::string severity;  // info | low | medium | high | critical
+  std::string confidence;
+  std::optional<std::string> owasp;
+  std::optional<int> cwe;
+  std::string description;
+  std::string recommendation;
+  std::string refs_json = "[]";
+  std::vector<NewEvidence> evidence;
+};
+
+struct NewAudit {
+  std::int64_t user_id = 0;
+  std::string target;
+  std::string kind;
+  std::optional<int> score;
+  std::optional<std::string> grade;
+  std::array<int, 5> counts{};  // info, low, medium, high, critical
+  std::string started_at;       // "YYYY-MM-DD HH:MM:SS.mmm" UTC
+  std::string finished_at;
+  std::vector<NewFinding> findings;
+};
+
+// Builds the stored JSON once the ids are known (the audit's, and each finding's in order).
+using Render = std::function<std::string(std::int64_t audit_id, const std::vector<std::int64_t>& finding_ids)>;
+
+// One transaction: the audit, its findings and their evidence, the rendered result; then only the
+// newest `keep` audits of that user and target remain (older ones go with their findings).
+std::int64_t insert(Connection& c, const NewAudit& audit, const Render& render, std::size_t keep);
+
+// The result JSON of the user's newest audit of `target`.
+std::optional<std::string> latest_result(Connection& c, std::int64_t user_id, const std::string& target);
+
+// The result JSON of the user's audit `id`.
+std::optional<std::string> result_owned(Connection& c, std::int64_t user_id, std::int64_t id);
+
+struct EvidenceRow {
+  std::int64_t id = 0;
+  std::int64_t finding_id = 0;
+  std::int64_t audit_id = 0;
+  std::string url;
+  std::string excerpt;
+  std::string note;
+  std::optional<std::string> exchange_json;
+  std::string created_at;  // ISO 8601 UTC
+  std::string check;
+  std::string title;
+  std::string severity;
+  std::string confidence;
+  std::optional<std::string> owasp;
+  std::optional<std::int64_t> cwe;
+};
+
+// The user's newest evidence for `target` across stored audits, newest first; `severities` a
+// comma-separated list ("high,critical"), or empty for every severity.
+std::vector<EvidenceRow> newest_evidence(Connection& c, std::int64_t user_id, const std::string& target,
+                                         const std::string& severities, int limit);
+
+// How many audits the user has stored for `target` (tests, retention).
+std::int64_t count_for_target(Connection& c, std::int64_t user_id, const std::string& target);
+
+}  // namespace dozor::db::audits

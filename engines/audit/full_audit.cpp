@@ -1,0 +1,186 @@
+#include "engines/audit/full_audit.hpp"
+
+#include <algorithm>
+#include <boost/json/array.hpp>
+#include <ctime>
+
+#include "engines/audit/headers/check.hpp"
+#include "engines/audit/headers/observatory.hpp"
+#include "engines/audit/passive/passive.hpp"
+
+namespace dozor::audit {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+constexpr const char* kTimeBudget = "time budget (scanner.audit_seconds) ran out before this check started";
+
+milliseconds remaining(Clock::time_point deadline) {
+  return std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
+}
+
+void run_step(const Step& step, const std::string& target, const AuditOptions& options, const net::EgressPolicy& policy,
+              Clock::time_point deadline, const crawl::CrawlResult* crawl, AuditParts& parts) {
+  auto left = remaining(deadline);
+  if (left <= milliseconds(0)) {
+    parts.errors.push_back({step.name, kTimeBudget});
+    return;
+  }
+  net::ScanOptions scan = options.scan;
+  scan.request_timeout = std::min(scan.request_timeout, left);
+  StepInput in{target, options.kind, policy, scan, deadline, crawl};
+  try {
+    step.run(in, parts);
+  } catch (const std::exception& e) {
+    parts.errors.push_back({step.name, e.what()});
+  }
+}
+
+}  // namespace
+
+std::string iso_utc(std::chrono::system_clock::time_point t) {
+  auto ms = std::chrono::duration_cast<milliseconds>(t.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+  return buf;
+}
+
+std::optional<int> overall_score(std::optional<int> header_score, const std::vector<Finding>& findings) {
+  if (!header_score) return std::nullopt;
+  long score = *header_score;
+  for (const auto& f : findings) score -= kSeverityPenalty.at(static_cast<std::size_t>(f.severity));
+  return static_cast<int>(std::clamp(score, 0L, 100L));
+}
+
+std::string overall_grade(int score) { return headers::grade_for_score(score); }
+
+Step header_step() {
+  return {"headers", [](const StepInput& in, AuditParts& out) {
+            auto report = headers::check_headers(in.target, in.policy, in.scan);
+            out.parts["headers"] = headers::to_json(report);
+            if (report.error)
+              out.errors.push_back({"headers", *report.error});
+            else
+              out.header_score = report.grade.score;
+          }};
+}
+
+AuditPlan standard_plan(const passive::Data& data) {
+  AuditPlan plan;
+  plan.before_crawl.push_back(header_step());
+  plan.observers.push_back(std::make_unique<passive::PassiveObserver>(data));
+  return plan;
+}
+
+AuditReport run_audit(const std::string& target, const net::EgressPolicy& policy, const AuditOptions& options,
+                      AuditPlan plan) {
+  AuditReport report;
+  report.target = target;
+  report.kind = options.kind;
+  auto wall_start = std::chrono::system_clock::now();
+  auto start = Clock::now();
+  auto deadline = start + options.time_budget;
+  report.started_at = iso_utc(wall_start);
+  AuditParts& parts = report.parts;
+
+  for (const auto& step : plan.before_crawl) run_step(step, target, options, policy, deadline, nullptr, parts);
+
+  // The crawl gets at most crawl_budget and, when steps follow it, two thirds of what is left, so
+  // they are not starved by a large site.
+  auto left = remaining(deadline);
+  auto crawl_budget = std::min(options.crawl_budget, plan.after_crawl.empty() ? left : left * 2 / 3);
+  crawl::CrawlResult crawl;
+  std::vector<bool> failed(plan.observers.size(), false);
+  if (crawl_budget > milliseconds(0)) {
+    crawl::CrawlOptions co;
+    co.depth = options.depth;
+    co.max_pages = options.max_pages;
+    co.scan = options.scan;
+    co.time_budget = crawl_budget;
+    co.on_page = [&](const crawl::PageSeen& page) {
+      for (std::size_t i = 0; i < plan.observers.size(); ++i) {
+        if (failed[i]) continue;
+        try {
+          plan.observers[i]->observe(page);
+        } catch (const std::exception& e) {
+          // One broken analysis must not cost the others their pages.
+          failed[i] = true;
+          parts.errors.push_back({plan.observers[i]->name(), e.what()});
+        }
+      }
+    };
+    crawl = crawl::crawl(target, policy, co);
+    report.crawl = {crawl.pages.size(), crawl.stopped, crawl.requests};
+    for (std::size_t i = 0; i < plan.observers.size(); ++i) {
+      if (failed[i]) continue;
+      try {
+        plan.observers[i]->finish(crawl, parts);
+      } catch (const std::exception& e) {
+        parts.errors.push_back({plan.observers[i]->name(), e.what()});
+      }
+    }
+  } else {
+    report.crawl.stopped = "not_run";
+    parts.errors.push_back({"crawl", kTimeBudget});
+    for (const auto& o : plan.observers) parts.errors.push_back({o->name(), kTimeBudget});
+  }
+
+  for (const auto& step : plan.after_crawl) run_step(step, target, options, policy, deadline, &crawl, parts);
+
+  // Worst first, bounded: the store keeps what the report shows.
+  std::stable_sort(parts.findings.begin(), parts.findings.end(),
+                   [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+  if (parts.findings.size() > limits::kAuditFindings) {
+    parts.errors.push_back({"audit", std::to_string(parts.findings.size() - limits::kAuditFindings) +
+                                         " findings of lowest severity not kept (limit " +
+                                         std::to_string(limits::kAuditFindings) + ")"});
+    parts.findings.resize(limits::kAuditFindings);
+  }
+  for (auto& f : parts.findings) {
+    if (f.evidence.size() > limits::kAuditEvidencePerFinding) f.evidence.resize(limits::kAuditEvidencePerFinding);
+    report.counts.at(static_cast<std::size_t>(f.severity))++;
+  }
+  report.score = overall_score(parts.header_score, parts.findings);
+  if (report.score) report.grade = overall_grade(*report.score);
+  report.finished_at = iso_utc(std::chrono::system_clock::now());
+  report.duration_ms = std::chrono::duration_cast<milliseconds>(Clock::now() - start).count();
+  return report;
+}
+
+boost::json::object to_json(const AuditReport& r) {
+  using boost::json::value;
+  boost::json::object counts;
+  for (std::size_t i = 0; i < r.counts.size(); ++i) counts[to_string(static_cast<Severity>(i))] = r.counts[i];
+  boost::json::array findings, errors;
+  for (const auto& f : r.parts.findings) findings.push_back(to_json(f));
+  for (const auto& e : r.parts.errors) errors.push_back({{"check", e.check}, {"error", e.error}});
+  auto part = [&](const char* name, value fallback) {
+    const auto* v = r.parts.parts.if_contains(name);
+    return v ? *v : fallback;
+  };
+  return {{"id", nullptr},
+          {"target", r.target},
+          {"kind", r.kind},
+          {"lang", nullptr},
+          {"started_at", r.started_at},
+          {"finished_at", r.finished_at},
+          {"duration_ms", r.duration_ms},
+          {"score", r.score ? value(*r.score) : value(nullptr)},
+          {"grade", r.grade ? value(*r.grade) : value(nullptr)},
+          {"counts", std::move(counts)},
+          {"headers", part("headers", nullptr)},
+          {"technologies", part("technologies", boost::json::array{})},
+          {"tls", part("tls", nullptr)},
+          {"compliance", part("compliance", nullptr)},
+          {"geo", part("geo", nullptr)},
+          {"crawl", {{"pages", r.crawl.pages}, {"stopped", r.crawl.stopped}, {"requests", r.crawl.requests}}},
+          {"findings", std::move(findings)},
+          {"errors", std::move(errors)}};
+}
+
+}  // namespace dozor::audit

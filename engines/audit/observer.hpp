@@ -1,0 +1,60 @@
+#pragma once
+// The plug points of a full audit (engines/audit/full_audit.hpp, docs/audit.md "Full audit and
+// scoring"): page observers read every page of the one crawl (passive rules, technologies,
+// compliance); steps make their own requests (the header grade, TLS, exposures, geolocation).
+// Each adds findings and/or a named part of the audit's JSON; a failing one adds to "errors"
+// and the audit still completes.
+#include <boost/json/object.hpp>
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engines/audit/finding.hpp"
+#include "engines/crawl/crawler.hpp"
+#include "engines/net/egress_policy.hpp"
+#include "engines/net/scan_client.hpp"
+
+namespace dozor::audit {
+
+struct AuditError {
+  std::string check;
+  std::string error;
+};
+
+// What the checks of one audit add up to.
+struct AuditParts {
+  std::vector<Finding> findings;
+  // Members of the audit JSON a check owns: "headers", "technologies", "tls", "compliance", "geo".
+  boost::json::object parts;
+  std::vector<AuditError> errors;
+  std::optional<int> header_score;  // the header grade's score: where the overall score starts
+};
+
+// Reads pages as the crawl delivers them (on the crawling thread, in fetch order).
+class PageObserver {
+ public:
+  virtual ~PageObserver() = default;
+  virtual std::string name() const = 0;  // the "check" of its errors
+  virtual void observe(const crawl::PageSeen& page) = 0;
+  // After the crawl: adds what it found. `crawl` has the collected lists (forms, scripts …).
+  virtual void finish(const crawl::CrawlResult& crawl, AuditParts& out) = 0;
+};
+
+// What a step is given.
+struct StepInput {
+  const std::string& target;
+  const std::string& kind;  // audit | full
+  const net::EgressPolicy& policy;
+  const net::ScanOptions& scan;  // request timeouts already cut to the audit's deadline
+  std::chrono::steady_clock::time_point deadline;
+  const crawl::CrawlResult* crawl = nullptr;  // null for steps that run before the crawl
+};
+
+struct Step {
+  std::string name;
+  std::function<void(const StepInput&, AuditParts&)> run;  // throws to report an error
+};
+
+}  // namespace dozor::audit

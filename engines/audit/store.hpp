@@ -1,0 +1,26 @@
+#pragma once
+// Audits as stored per user (db/audit_repo.hpp): the report becomes rows and the stored JSON
+// gains its ids; the evidence route reads the newest evidence back.
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/database.hpp"
+#include "engines/audit/full_audit.hpp"
+
+namespace dozor::audit::store {
+
+// Stores the report (one transaction, then retention) and returns the stored JSON: the audit's
+// "id" and every finding's "id" filled in.
+boost::json::object save(db::Database& db, std::int64_t user_id, const AuditReport& report);
+
+std::optional<boost::json::object> latest(db::Database& db, std::int64_t user_id, const std::string& target);
+
+// [{"id", "audit_id", "finding_id", "check", "title", "severity", "confidence", "owasp", "cwe", "url",
+//   "excerpt", "note", "exchange", "created_at"}], newest first.
+boost::json::array evidence(db::Database& db, std::int64_t user_id, const std::string& target,
+                            const std::vector<Severity>& severities, int limit);
+
+}  // namespace dozor::audit::store
