@@ -32,6 +32,7 @@ App::App(config::Config c)
       egress(cfg.scanner.allow_private_targets),
       check_slots(slots_file(cfg), slot_limits(cfg)),
       vault_sessions(db, cfg.vault),
-      vault(db, cfg.vault) {}
+      vault(db, cfg.vault),
+      compliance(audit::compliance::load_data(std::filesystem::path(cfg.paths.audit_data) / "compliance")) {}
 
 }  // namespace dozor

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "db/database.hpp"
+#include "engines/audit/compliance/data.hpp"
 #include "engines/auth/auth_service.hpp"
 #include "engines/auth/password_policy.hpp"
 #include "engines/config/config.hpp"
@@ -24,6 +25,7 @@ struct App {
   monitor::StatusPageCache status_pages;
   vault::Sessions vault_sessions;
   vault::Vault vault;
+  audit::compliance::Data compliance;  // share/audit/compliance (docs/compliance.md)
 
   explicit App(config::Config c);
 };

@@ -69,5 +69,6 @@ Response admin_vault_revoke(UserContext& ctx);
 Response admin_vault_audit(UserContext& ctx);
 Response audit_headers(UserContext& ctx);
 Response crawl_site(UserContext& ctx);
+Response compliance_check(UserContext& ctx);
 
 }  // namespace dozor::handlers
