@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "engines/analyzer/checksums.hpp"
+#include "engines/audit/headers/check.hpp"
 #include "engines/crawl/contacts.hpp"
 #include "engines/text/utf8.hpp"
 
@@ -202,6 +203,8 @@ struct Engine::State {
   std::vector<net::HeaderField> landing_headers;
   bool target_http = false;
   bool redirected_to_https = false;
+  std::optional<bool> http_serves;  // the http:// probe answered without ending on https
+  Hit http_probe;
   std::string landing_lang;
   std::size_t images = 0, images_without_alt = 0, headings = 0;
   // 152-FZ
@@ -264,6 +267,22 @@ Engine::Engine(const Data& data, std::string target, Profile profile, std::optio
 }
 
 Engine::~Engine() = default;
+
+void Engine::observe_http_probe(const net::CheckOutcome& o) {
+  State& s = *s_;
+  std::string first = o.exchanges.empty() ? o.final_url : o.exchanges.front().url;
+  if (o.kind != net::CheckError::None) {
+    s.http_serves = false;  // nothing listens on http://: nothing to redirect
+    s.http_probe = Hit{first, "http:// does not answer: " + o.error};
+  } else if (parts_of(o.final_url).scheme == "https") {
+    s.http_serves = false;
+    s.redirected_to_https = true;
+    s.http_probe = Hit{first, "redirects to " + o.final_url};
+  } else {
+    s.http_serves = o.status >= 200 && o.status < 400;
+    s.http_probe = Hit{first, o.exchanges.empty() ? std::to_string(o.status) : o.exchanges.back().status_line};
+  }
+}
 
 void Engine::observe(const crawl::PageSeen& page) {
   State& s = *s_;
@@ -780,11 +799,17 @@ Result Engine::finish() {
       for (const auto* f : external_action) b.evidence("PD-11", f->page, f->summary);
       if (external_action.empty()) b.evidence("PD-11", s.forms.front().page, s.forms.front().summary);
     }
-    if (insecure.empty()) {
+    bool http_open = s.http_serves.value_or(false);
+    if (insecure.empty() && !http_open) {
       b.set("PD-13", Status::Passed, "high",
             "Every personal-data form is served and posted over HTTPS without mixed content.");
     } else {
-      b.set("PD-13", Status::Failed, "high", "Personal-data forms travel over plain HTTP or load insecure content.");
+      b.set("PD-13", Status::Failed, "high",
+            "Personal-data forms travel over plain HTTP, load insecure content, or the site answers over http:// "
+            "without a redirect.");
+      if (http_open)
+        b.evidence("PD-13", s.http_probe.url,
+                   "the site also answers over http:// without a redirect: " + s.http_probe.excerpt);
       for (const auto* f : insecure)
         b.evidence("PD-13", f->page,
                    f->summary + (!f->page_https     ? " — the page is http://"
@@ -990,6 +1015,9 @@ Result Engine::finish() {
   } else if (!https) {
     b.set("SEC-01", Status::Failed, "high", "The site answers over plain HTTP without redirecting to HTTPS.");
     b.evidence("SEC-01", landing, header_line(h, "location"));
+  } else if (s.http_serves.value_or(false)) {
+    b.set("SEC-01", Status::Failed, "high", "http:// serves the site instead of redirecting to HTTPS.");
+    b.evidence("SEC-01", s.http_probe);
   } else if (!hsts_ok) {
     b.set("SEC-01", Status::Failed, "high", "HTTPS without a valid Strict-Transport-Security header.");
     b.evidence("SEC-01", landing, hsts ? "Strict-Transport-Security: " + *hsts : "no Strict-Transport-Security header");
@@ -998,6 +1026,7 @@ Result Engine::finish() {
           std::string(s.redirected_to_https ? "http:// redirects to HTTPS and HSTS is set" : "HTTPS with HSTS") +
               "; protocol versions and ciphers are the TLS check's (GET /api/audit/tls).");
     b.evidence("SEC-01", landing, "Strict-Transport-Security: " + *hsts);
+    if (s.http_serves) b.evidence("SEC-01", s.http_probe);
   }
   b.set("SEC-02", Status::Manual, "low",
         "GOST TLS needs a GOST-capable client; the certificate chain is in the TLS check.");
@@ -1159,6 +1188,12 @@ CheckReport check(const std::string& target, const net::EgressPolicy& policy, cr
   Engine engine(data, target, profile);
   options.on_page = [&engine](const crawl::PageSeen& p) { engine.observe(p); };
   crawl::CrawlResult crawled = crawl::crawl(target, policy, options);
+  if (parts_of(target).scheme == "https") {
+    net::ScanSession session(policy, options.scan);
+    net::FetchRequest req;
+    req.url = headers::http_start(target);
+    engine.observe_http_probe(session.fetch(std::move(req)));
+  }
   CheckReport report;
   report.result = engine.finish();
   if (report.result.pages_read == 0) {

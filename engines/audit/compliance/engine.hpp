@@ -76,6 +76,9 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   void observe(const crawl::PageSeen& page);
+  // The answer to the target's http:// form (redirect chain followed) when the target is https:
+  // SEC-01 and PD-13 want HTTP to redirect. The full audit passes its header check's chain.
+  void observe_http_probe(const net::CheckOutcome& outcome);
   Result finish();
 
  private:
@@ -96,7 +99,8 @@ struct CheckReport {
   std::int64_t duration_ms = 0;
 };
 
-// Crawls `target` (options.on_page is replaced) and evaluates every set.
+// Crawls `target` (options.on_page is replaced), probes its http:// form when it is https, and
+// evaluates every set.
 CheckReport check(const std::string& target, const net::EgressPolicy& policy, crawl::CrawlOptions options,
                   const Data& data, Profile profile);
 

@@ -345,6 +345,43 @@ BOOST_AUTO_TEST_CASE(technical_items_read_the_landing_answer) {
   BOOST_TEST((item(r, "PD-03").status == Status::NotApplicable));
 }
 
+BOOST_AUTO_TEST_CASE(an_https_site_whose_http_form_serves_without_redirect_fails_sec01_and_pd13) {
+  auto run = [](std::optional<net::CheckOutcome> probe) {
+    Engine e(data(), "https://shop.example/", Profile::Auto, kToday);
+    feed(e, "https://shop.example/", 0, shop(kConsent));
+    feed(e, "https://shop.example/privacy", 1, kPolicy);
+    if (probe) e.observe_http_probe(*probe);
+    return e.finish();
+  };
+  net::CheckOutcome serves;
+  serves.responded = true;
+  serves.status = 200;
+  serves.final_url = "http://shop.example/";
+  net::Exchange ex;
+  ex.url = "http://shop.example/";
+  ex.status = 200;
+  ex.status_line = "HTTP/1.1 200 OK";
+  serves.exchanges = {ex};
+  Result open = run(serves);
+  BOOST_TEST((item(open, "SEC-01").status == Status::Failed));
+  BOOST_TEST(evidence_text(item(open, "SEC-01")).find("http://shop.example/ | HTTP/1.1 200 OK") != std::string::npos,
+             evidence_text(item(open, "SEC-01")));
+  BOOST_TEST((item(open, "PD-13").status == Status::Failed));
+
+  net::CheckOutcome redirects = serves;
+  redirects.final_url = "https://shop.example/";
+  Result closed = run(redirects);
+  BOOST_TEST((item(closed, "SEC-01").status == Status::Passed));
+  BOOST_TEST(item(closed, "SEC-01").note.find("redirects") != std::string::npos, item(closed, "SEC-01").note);
+  BOOST_TEST((item(closed, "PD-13").status == Status::Passed));
+
+  net::CheckOutcome refused;
+  refused.kind = net::CheckError::Connect;
+  refused.error = "connection refused";
+  refused.final_url = "http://shop.example/";
+  BOOST_TEST((item(run(refused), "SEC-01").status == Status::Passed));
+}
+
 BOOST_AUTO_TEST_CASE(the_json_has_the_documented_shape) {
   Result r = run_shop(shop(""));
   auto j = to_json(r);
