@@ -97,7 +97,10 @@ class Compliance(dc.DozorTestCase):
                         self.assertEqual(pd["failed"], 0)
                         self.assertEqual(pd["passed"] + pd["manual"] + pd["not_applicable"], 16)
                         self.assertIsNone(body["sets"][1]["score"])
-                        self.assertEqual(body["findings"], [])
+                        # The one finding is true: http.server names itself and its version.
+                        self.assertEqual([f["check"] for f in body["findings"]], ["compliance-sec-03"])
+                        self.assertIn("Python/", body["findings"][0]["evidence"][0]["excerpt"])
+                        self.assertEqual(items["SEC-03"]["status"], "failed")
                         it = items["PD-03"]
                         self.assertEqual(set(it), {"id", "title", "status", "automated", "severity", "confidence",
                                                    "legal_reference", "evidence", "note", "recommendation"})
@@ -155,7 +158,7 @@ class Compliance(dc.DozorTestCase):
 
     def test_profile_depth_and_max_pages_are_validated_and_a_token_is_needed(self):
         r = self.check("example.com", query="?profile=government")
-        detail = self.assertValidation(r, [("enum", ["query", "profile"])])
+        self.assertValidation(r, [("enum", ["query", "profile"])])
         self.assertEqual(r.json["detail"][0]["input"], "government")
         r = self.check("example.com", "/api", query="?profile=x&depth=abc&max_pages=0")
         self.assertValidation(r, [("enum", ["query", "profile"]), ("int_parsing", ["query", "depth"]),
@@ -166,7 +169,6 @@ class Compliance(dc.DozorTestCase):
         self.assertValidation(r, [("url_scheme", ["path", "target_url"])])
         for prefix in ("/api/v1", "/api"):
             self.assertUnauthenticated(dc.get("%s/compliance/example.com" % prefix))
-        del detail
 
 
 if __name__ == "__main__":
