@@ -6,19 +6,36 @@
 
 namespace dozor::audit::compliance {
 
-const std::vector<std::string> kPhraseLists = {
-    "policy_link",     "pd_terms",         "pd_field_labels", "consent_label",
-    "implied_consent", "consent_document", "cookie_notice",   "cookie_notice_script",
-    "operator_names",  "gov_official",     "gov_body",        "gov_news",
-    "site_map"};
-const std::vector<std::string> kTokenLists = {"policy_href",      "pd_field_names", "search_names", "consent_names",
-                                              "inn_labels",       "ogrn_labels",    "gov_hosts",    "gov_widget_hosts",
-                                              "gov_social_hosts", "opendata_href",  "bvi_scripts",  "version_headers",
-                                              "admin_paths"};
-const std::vector<std::string> kPolicyTopics = {"operator", "purposes",   "categories",   "legal_basis", "retention",
-                                                "rights",   "processors", "cross_border", "protection"};
-const std::vector<std::string> kGovSectionItems = {"GOV-01", "GOV-02", "GOV-03", "GOV-04", "GOV-05", "GOV-06",
-                                                   "GOV-07", "GOV-08", "GOV-09", "GOV-11", "GOV-12", "GOV-14"};
+// Function-local statics: built on first use, not before main (an allocation failure then is an
+// ordinary exception).
+const std::vector<std::string>& phrase_list_names() {
+  static const std::vector<std::string> names = {
+      "policy_link",     "pd_terms",         "pd_field_labels", "consent_label",
+      "implied_consent", "consent_document", "cookie_notice",   "cookie_notice_script",
+      "operator_names",  "gov_official",     "gov_body",        "gov_news",
+      "site_map"};
+  return names;
+}
+
+const std::vector<std::string>& token_list_names() {
+  static const std::vector<std::string> names = {
+      "policy_href", "pd_field_names",  "search_names",     "consent_names",    "inn_labels",
+      "ogrn_labels", "gov_hosts",       "gov_widget_hosts", "gov_social_hosts", "opendata_href",
+      "bvi_scripts", "version_headers", "admin_paths"};
+  return names;
+}
+
+const std::vector<std::string>& policy_topic_names() {
+  static const std::vector<std::string> names = {"operator", "purposes",   "categories",   "legal_basis", "retention",
+                                                 "rights",   "processors", "cross_border", "protection"};
+  return names;
+}
+
+const std::vector<std::string>& gov_section_items() {
+  static const std::vector<std::string> names = {"GOV-01", "GOV-02", "GOV-03", "GOV-04", "GOV-05", "GOV-06",
+                                                 "GOV-07", "GOV-08", "GOV-09", "GOV-11", "GOV-12", "GOV-14"};
+  return names;
+}
 
 namespace {
 
@@ -61,7 +78,11 @@ PhraseList phrases_of(const toml::node& node, const std::filesystem::path& file,
   list.text = strings_of(node, file, where);
   for (const auto& p : list.text) {
     Phrase stems = phrase_of(p, stemmer);
-    if (stems.empty()) fail(file, where + ": '" + p + "' has no words");
+    if (stems.empty()) {
+      std::string what = where;
+      what.append(": '").append(p).append("' has no words");
+      fail(file, what);
+    }
     list.stems.push_back(std::move(stems));
   }
   return list;
@@ -123,13 +144,13 @@ void load_keywords(Data& d, const std::filesystem::path& file, Stemmer& stemmer)
     d.gov_sections[std::string(k.str())] = phrases_of(v, file, "gov_sections." + std::string(k.str()), stemmer);
   for (const auto& [k, v] : *tokens)
     d.tokens[std::string(k.str())] = strings_of(v, file, "tokens." + std::string(k.str()));
-  for (const auto& n : kPhraseLists)
+  for (const auto& n : phrase_list_names())
     if (!d.phrases.count(n)) fail(file, "phrases." + n + " is missing");
-  for (const auto& n : kTokenLists)
+  for (const auto& n : token_list_names())
     if (!d.tokens.count(n)) fail(file, "tokens." + n + " is missing");
-  for (const auto& n : kPolicyTopics)
+  for (const auto& n : policy_topic_names())
     if (!d.policy_topics.count(n)) fail(file, "policy_topics." + n + " is missing");
-  for (const auto& n : kGovSectionItems)
+  for (const auto& n : gov_section_items())
     if (!d.gov_sections.count(n)) fail(file, "gov_sections." + n + " is missing");
   for (const auto& [k, v] : d.gov_sections) {
     (void)v;

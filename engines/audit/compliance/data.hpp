@@ -60,10 +60,10 @@ struct Data {
 };
 
 // The lists the engine reads; load() refuses files without any of them.
-extern const std::vector<std::string> kPhraseLists;
-extern const std::vector<std::string> kTokenLists;
-extern const std::vector<std::string> kPolicyTopics;
-extern const std::vector<std::string> kGovSectionItems;  // items found by link text
+const std::vector<std::string>& phrase_list_names();
+const std::vector<std::string>& token_list_names();
+const std::vector<std::string>& policy_topic_names();
+const std::vector<std::string>& gov_section_items();  // items found by link text
 
 // Reads the three files of `dir`; throws std::runtime_error naming the file and the problem.
 Data load_data(const std::filesystem::path& dir);

@@ -486,7 +486,7 @@ void Engine::observe(const crawl::PageSeen& page) {
           if (svc.kind != "passive" && !s.services.count(svc.name) && code.find(h) != std::string::npos)
             s.services[svc.name] = ServiceHit{&svc, Hit{page.url, clip(sc.inline_text, 200)}};
       if (!s.cookie_notice && (code.find("cookie") != std::string::npos || code.find("куки") != std::string::npos)) {
-        Words sw = words_of(sc.inline_text, s.stemmer, 64 * 1024);
+        Words sw = words_of(sc.inline_text, s.stemmer, std::size_t{64} * 1024);
         if (auto m = find_any(sw, d.phrase("cookie_notice_script").stems))
           s.cookie_notice = Hit{page.url, excerpt(sw, *m)};
       }
@@ -577,7 +577,10 @@ void Engine::observe(const crawl::PageSeen& page) {
                                                     : days_of(std::stoi(y2), std::stoi(m2), std::stoi(d2));
       if (day && *day <= s.today + 1 && (!s.newest_date || *day > *s.newest_date)) {
         s.newest_date = day;
-        s.newest_date_at = Hit{page.url, !y1.empty() ? d1 + "." + m1 + "." + y1 : y2 + "-" + m2 + "-" + d2};
+        std::string as_written = !y1.empty() ? d1 : y2;
+        as_written.append(!y1.empty() ? "." : "-").append(!y1.empty() ? m1 : m2);
+        as_written.append(!y1.empty() ? "." : "-").append(!y1.empty() ? y1 : d2);
+        s.newest_date_at = Hit{page.url, std::move(as_written)};
       }
     }
   }
@@ -701,7 +704,7 @@ Result Engine::finish() {
 
   if (best) {
     std::vector<std::string> absent;
-    for (const auto& t : kPolicyTopics)
+    for (const auto& t : policy_topic_names())
       if (!best->topics.count(t)) absent.push_back(t);
     if (absent.empty())
       b.set("PD-02", Status::Passed, "medium", "The policy covers every topic art. 18.1 asks for.");

@@ -73,13 +73,13 @@ BOOST_AUTO_TEST_CASE(every_research_item_is_present_exactly_once_with_its_refere
 
 BOOST_AUTO_TEST_CASE(every_keyword_list_the_engine_reads_is_present_and_non_empty) {
   Data d = load_data(kDir);
-  for (const auto& n : kPhraseLists) {
+  for (const auto& n : phrase_list_names()) {
     BOOST_TEST(!d.phrase(n).stems.empty(), n);
     for (const auto& p : d.phrase(n).stems) BOOST_TEST(!p.empty(), n);
   }
-  for (const auto& n : kTokenLists) BOOST_TEST(!d.token(n).empty(), n);
-  for (const auto& n : kPolicyTopics) BOOST_TEST(!d.policy_topics.at(n).stems.empty(), n);
-  for (const auto& n : kGovSectionItems) BOOST_TEST(!d.gov_sections.at(n).stems.empty(), n);
+  for (const auto& n : token_list_names()) BOOST_TEST(!d.token(n).empty(), n);
+  for (const auto& n : policy_topic_names()) BOOST_TEST(!d.policy_topics.at(n).stems.empty(), n);
+  for (const auto& n : gov_section_items()) BOOST_TEST(!d.gov_sections.at(n).stems.empty(), n);
   BOOST_TEST(d.services.size() >= 25u);
   for (const auto& s : d.services) BOOST_TEST(!s.hosts.empty(), s.name);
 }
