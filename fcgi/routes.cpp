@@ -55,6 +55,7 @@ Router build_router() {
       {"DELETE", "/groups/{group_id:int}", usr(h::groups_delete), Access::User},
       {"GET", "/audit/headers/{target_url:path}", usr(h::audit_headers), Access::User},
       {"POST", "/audit/{target_url:path}", usr(h::audit_run), Access::User},
+      {"GET", "/compliance/{target_url:path}", usr(h::compliance_check), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);

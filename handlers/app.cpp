@@ -33,6 +33,7 @@ App::App(config::Config c)
       check_slots(slots_file(cfg), slot_limits(cfg)),
       vault_sessions(db, cfg.vault),
       vault(db, cfg.vault),
-      passive_rules(audit::passive::Data::load(cfg.paths.audit_data)) {}
+      passive_rules(audit::passive::Data::load(cfg.paths.audit_data)),
+      compliance(audit::compliance::load_data(std::filesystem::path(cfg.paths.audit_data) / "compliance")) {}
 
 }  // namespace dozor

@@ -4,6 +4,7 @@
 
 #include "db/database.hpp"
 #include "engines/audit/passive/data.hpp"
+#include "engines/audit/compliance/data.hpp"
 #include "engines/auth/auth_service.hpp"
 #include "engines/auth/password_policy.hpp"
 #include "engines/config/config.hpp"
@@ -26,6 +27,7 @@ struct App {
   vault::Sessions vault_sessions;
   vault::Vault vault;
   audit::passive::Data passive_rules;  // share/audit/passive (paths.audit_data), read at start
+  audit::compliance::Data compliance;  // share/audit/compliance (docs/compliance.md)
 
   explicit App(config::Config c);
 };

@@ -73,5 +73,6 @@ Response audit_run(UserContext& ctx);
 Response audit_full(UserContext& ctx);
 Response audit_evidence(UserContext& ctx);
 Response audit_batch(UserContext& ctx);
+Response compliance_check(UserContext& ctx);
 
 }  // namespace dozor::handlers
