@@ -98,3 +98,9 @@ inline constexpr std::size_t kMaxFindings = 10000;                 // findings l
 inline constexpr std::size_t kContextWindowChars = 64;             // context words are looked for this near
 inline constexpr std::size_t kManifestMaxFileBytes = 16ULL << 20;  // one file of the model bundle
 }  // namespace dozor::limits::analyzer
+
+// The DOCX report of an audit (engines/report, docs/audit.md "DOCX reports").
+namespace dozor::limits::report {
+inline constexpr std::size_t kTopFindings = 5;          // findings named in the executive summary
+inline constexpr std::size_t kEvidencePerFinding = 10;  // evidence records shown per finding (the rest counted)
+}  // namespace dozor::limits::report
