@@ -292,8 +292,12 @@ class Builder {
     doc_.body.emplace_back(std::move(p));
   }
   void bullet(std::vector<Run> runs) { doc_.body.emplace_back(docx::paragraph(std::move(runs), Style::Bullet)); }
+  // A table without data rows is left out; the paragraph before one (its caption) stays with it.
   void table(Table t) {
-    if (t.rows.size() > 1) doc_.body.emplace_back(std::move(t));
+    if (t.rows.size() < 2) return;
+    if (auto* caption = doc_.body.empty() ? nullptr : std::get_if<Paragraph>(&doc_.body.back()))
+      caption->keep_next = true;
+    doc_.body.emplace_back(std::move(t));
   }
   void styled(std::string text, Style style) {
     auto p = docx::paragraph(std::move(text), style);
@@ -589,7 +593,7 @@ void technologies_section(Builder& b, const json::object& audit, const Tr& tr) {
   if (!techs || techs->empty()) return;
   b.heading(1, tr(kTechnologies));
   Table t;
-  t.widths = {4, 2, 5, 2};
+  t.widths = {4, 2, 5, 3};
   t.rows.push_back(
       {docx::cell(tr(kName)), docx::cell(tr(kVersion)), docx::cell(tr(kCategories)), docx::cell(tr(kConfidence))});
   for (const auto& v : *techs) {

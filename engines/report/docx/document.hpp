@@ -35,6 +35,7 @@ struct Paragraph {
   Style style = Style::Normal;
   std::vector<Run> runs;
   Align align = Align::Start;
+  bool keep_next = false;  // on the same page as the next block (a caption above its table)
 };
 
 struct Cell {

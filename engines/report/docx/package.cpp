@@ -150,9 +150,10 @@ void write_run(pugi::xml_node p, const Run& run) {
 void write_paragraph(pugi::xml_node parent, const Paragraph& para) {
   auto p = child(parent, "w:p");
   const char* id = style_id(para.style);
-  if (id || para.align != Align::Start) {
+  if (id || para.align != Align::Start || para.keep_next) {
     auto ppr = child(p, "w:pPr");
     if (id) val(ppr, "w:pStyle", id);
+    if (para.keep_next) child(ppr, "w:keepNext");
     if (para.align != Align::Start) val(ppr, "w:jc", para.align == Align::Center ? "center" : "end");
   }
   for (const auto& run : para.runs) write_run(p, run);
