@@ -352,6 +352,7 @@ Table list_table(const json::array& items, const Tr& tr) {
         if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.emplace_back(k);
   Table t;
   std::vector<Cell> header;
+  header.reserve(keys.size());
   for (const auto& k : keys) header.push_back(docx::cell(label(k, tr)));
   t.rows.push_back(std::move(header));
   for (const auto& item : items) {
@@ -663,7 +664,9 @@ void compliance_section(Builder& b, const json::object& audit, const Tr& tr) {
     if (!set) continue;
     const std::string id = str(*set, "id");
     const std::string title = str(*set, "title");
-    b.heading(2, title.empty() ? id : id.empty() ? title : title + " (" + id + ")");
+    std::string heading = title.empty() ? id : title;
+    if (!title.empty() && !id.empty()) heading.append(" (").append(id).append(")");
+    b.heading(2, std::move(heading));
     if (const std::string score = str(*set, "score"); !score.empty())
       b.para({text_run(tr(kSetScore)), text_run(score + tr(kOf100), true)});
     const auto* items = array_at(*set, "items");

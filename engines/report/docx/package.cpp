@@ -165,6 +165,7 @@ std::vector<int> column_twips(const Table& table, std::size_t columns) {
     weights.assign(columns, 1);
   const long total = std::accumulate(weights.begin(), weights.end(), 0L);
   std::vector<int> twips;
+  twips.reserve(weights.size());
   for (int w : weights) twips.push_back(static_cast<int>(static_cast<long>(w) * kTextWidth / total));
   return twips;
 }
