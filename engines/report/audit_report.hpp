@@ -13,6 +13,10 @@
 
 namespace dozor::report {
 
+// The media type the report routes answer with.
+inline constexpr std::string_view kDocxContentType =
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
 enum class Lang { Ru, En };
 
 std::optional<Lang> lang_from(std::string_view code);  // "ru" | "en"

@@ -154,7 +154,7 @@ void write_paragraph(pugi::xml_node parent, const Paragraph& para) {
     auto ppr = child(p, "w:pPr");
     if (id) val(ppr, "w:pStyle", id);
     if (para.keep_next) child(ppr, "w:keepNext");
-    if (para.align != Align::Start) val(ppr, "w:jc", para.align == Align::Center ? "center" : "end");
+    if (para.align != Align::Start) val(ppr, "w:jc", para.align == Align::Center ? "center" : "right");
   }
   for (const auto& run : para.runs) write_run(p, run);
 }

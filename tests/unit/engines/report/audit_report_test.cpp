@@ -149,6 +149,18 @@ BOOST_AUTO_TEST_CASE(the_same_audit_in_english_uses_english_texts) {
   BOOST_TEST(doc.properties.language == "en-US");
 }
 
+BOOST_AUTO_TEST_CASE(the_title_page_shows_the_stored_time_with_milliseconds_as_a_day_and_minute) {
+  // The audit store writes "…T10:00:01.123Z"; the file name takes its day.
+  json::object audit{{"target", "https://example.com/"}, {"finished_at", "2026-11-23T10:00:01.123Z"}};
+  auto doc = audit_document(audit, options(Lang::Ru));
+  bool found = false;
+  for (const auto& block : doc.body)
+    if (const auto* p = std::get_if<d::Paragraph>(&block))
+      found = found || text_of(*p) == "Дата проверки: 23.11.2026 10:00 UTC";
+  BOOST_TEST(found);
+  BOOST_TEST(report_filename(audit).ascii == "dozor-audit-example.com-2026-11-23.docx");
+}
+
 BOOST_AUTO_TEST_CASE(the_findings_table_is_sorted_by_severity_with_coloured_cells_owasp_and_cwe) {
   auto doc = audit_document(parse(kRich), options(Lang::Ru));
   const auto* t = table_starting(doc, "№");
