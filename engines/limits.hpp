@@ -110,3 +110,9 @@ inline constexpr int kEvidenceListDefault = 20;                // GET …/eviden
 inline constexpr int kEvidenceListMax = 100;
 inline constexpr std::size_t kBatchAuditConcurrency = 4;  // audits of one batch in flight at once
 }  // namespace dozor::limits
+
+// The DOCX report of an audit (engines/report, docs/audit.md "DOCX reports").
+namespace dozor::limits::report {
+inline constexpr std::size_t kTopFindings = 5;          // findings named in the executive summary
+inline constexpr std::size_t kEvidencePerFinding = 10;  // evidence records shown per finding (the rest counted)
+}  // namespace dozor::limits::report

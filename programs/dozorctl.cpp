@@ -1,7 +1,11 @@
 // dozorctl: administration from the shell — migrations, users, config check, notifications.
 #include <unistd.h>
 
+#include <boost/json/parse.hpp>
+#include <chrono>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -15,6 +19,7 @@
 #include "engines/net/egress_policy.hpp"
 #include "engines/net/multi_fetch.hpp"
 #include "engines/notify/outbox.hpp"
+#include "engines/report/audit_report.hpp"
 #include "engines/users/user_admin.hpp"
 #include "engines/vault/vault.hpp"
 #include "handlers/validation.hpp"
@@ -36,7 +41,10 @@ constexpr const char* kUsage =
     "  vault rules                               list every vault rule\n"
     "  config check                              validate the config file and the JWT key\n"
     "  notify send-pending                       deliver the due notifications once (dozord does it\n"
-    "                                            every second; this is for scripts and tests)\n";
+    "                                            every second; this is for scripts and tests)\n"
+    "  report-docx --input AUDIT.json [--lang ru|en] --output FILE.docx\n"
+    "                                            render a stored audit's JSON as the DOCX report\n"
+    "                                            (no config or database needed)\n";
 
 dozor::db::Database open_db(const dozor::config::Config& cfg) {
   return dozor::db::Database(dozor::config::connection_params(cfg, dozor::config::ProcessKind::Tool));
@@ -139,6 +147,34 @@ int vault_command(const dozor::config::Config& cfg, const std::vector<std::strin
   return 0;
 }
 
+// The report the audit routes send, from a file: the renderer is proven without a stack.
+int report_docx_command(const std::vector<std::string>& args) {
+  const std::string input = option(args, "--input");
+  const std::string output = option(args, "--output");
+  const std::string lang_code = flag(args, "--lang") ? option(args, "--lang") : "ru";
+  const auto lang = dozor::report::lang_from(lang_code);
+  if (input.empty() || output.empty() || !lang) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  std::ifstream in(input, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + input);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const auto value = boost::json::parse(text);
+  if (!value.is_object()) throw std::runtime_error(input + ": the audit JSON must be an object");
+  const auto started = std::chrono::steady_clock::now();
+  const std::string bytes = dozor::report::render_audit_docx(value.get_object(), {*lang, {}});
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+  std::ofstream out(output, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + output);
+  std::cout << "report: " << output << ": " << bytes.size() << " bytes in " << ms.count() << " ms\n"
+            << "Content-Disposition: "
+            << dozor::report::content_disposition(dozor::report::report_filename(value.get_object())) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -164,6 +200,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    if (args[0] == "report-docx") return report_docx_command(args);
     auto cfg = dozor::config::load(config_path);
     if (args[0] == "migrate") {
       dozor::db::init_driver();
