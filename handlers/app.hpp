@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "db/database.hpp"
-#include "engines/audit/passive/data.hpp"
 #include "engines/audit/compliance/data.hpp"
+#include "engines/audit/passive/data.hpp"
 #include "engines/auth/auth_service.hpp"
 #include "engines/auth/password_policy.hpp"
 #include "engines/config/config.hpp"

@@ -129,9 +129,10 @@ class Instance:
                     "database": stack.get("database", {"socket": str(self.root / "no-database.sock")}),
                     "auth": {"jwt_secret_file": str(self.key)},
                     "scanner": {"allow_private_targets": True},
-                    # The workers load the common-password list at start (engines/auth/password).
+                    # The workers load the common-password list and the audit's data at start.
                     "paths": {"common_passwords": stack.get("paths", {}).get(
-                        "common_passwords", str(dc.REPO / "share" / "passwords" / "common-passwords.txt"))}}
+                                  "common_passwords", str(dc.REPO / "share" / "passwords" / "common-passwords.txt")),
+                              "audit_data": stack.get("paths", {}).get("audit_data", str(dc.REPO / "share" / "audit"))}}
         lines = []
         for name, values in sections.items():
             lines.append("[%s]" % name)
