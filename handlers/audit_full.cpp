@@ -125,6 +125,7 @@ Response audit_batch(UserContext& ctx) {
   ctx.app.db.run([&](db::Connection& c) { services = db::services::list_by_user(c, ctx.caller.id); },
                  db::Retry::OnLostConnection);
   std::vector<audit::BatchItem> items;
+  items.reserve(services.size());
   for (const auto& s : services) items.push_back({s.id, s.name, s.url});
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto base = base_options(ctx.app, "audit");

@@ -159,7 +159,7 @@ boost::json::object to_json(const AuditReport& r) {
   boost::json::array findings, errors;
   for (const auto& f : r.parts.findings) findings.push_back(to_json(f));
   for (const auto& e : r.parts.errors) errors.push_back({{"check", e.check}, {"error", e.error}});
-  auto part = [&](const char* name, value fallback) {
+  auto part = [&](const char* name, const value& fallback) {
     const auto* v = r.parts.parts.if_contains(name);
     return v ? *v : fallback;
   };

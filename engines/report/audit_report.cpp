@@ -36,7 +36,6 @@ struct Text {
 };
 
 constexpr Text kReportTitle{"Отчёт об аудите безопасности", "Security audit report"};
-constexpr Text kTarget{"Объект проверки", "Target"};
 constexpr Text kDate{"Дата проверки", "Audit date"};
 constexpr Text kKind{"Вид проверки", "Audit type"};
 constexpr Text kKindFull{"полный аудит", "full audit"};
@@ -67,7 +66,6 @@ constexpr Text kNumber{"№", "#"};
 constexpr Text kTitle{"Проблема", "Finding"};
 constexpr Text kConfidence{"Достоверность", "Confidence"};
 constexpr Text kCheck{"Проверка", "Check"};
-constexpr Text kDescription{"Описание", "Description"};
 constexpr Text kEvidence{"Подтверждение", "Evidence"};
 constexpr Text kRequest{"Запрос: ", "Request: "};
 constexpr Text kResponse{"Ответ: ", "Response: "};

@@ -36,6 +36,7 @@ std::vector<Finding> Collector::take() {
     return a->order < b->order;
   });
   std::vector<Finding> out;
+  out.reserve(order.size());
   for (auto* e : order) out.push_back(std::move(e->finding));
   entries_.clear();
   return out;
