@@ -33,7 +33,6 @@ App::App(config::Config c)
       check_slots(slots_file(cfg), slot_limits(cfg)),
       vault_sessions(db, cfg.vault),
       vault(db, cfg.vault),
-      passive_rules(audit::passive::Data::load(cfg.paths.audit_data)),
-      compliance(audit::compliance::load_data(std::filesystem::path(cfg.paths.audit_data) / "compliance")) {}
+      audit_data(audit::shared_audit_data(cfg.paths.audit_data)) {}
 
 }  // namespace dozor

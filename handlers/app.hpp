@@ -3,8 +3,7 @@
 #include <memory>
 
 #include "db/database.hpp"
-#include "engines/audit/compliance/data.hpp"
-#include "engines/audit/passive/data.hpp"
+#include "engines/audit/data.hpp"
 #include "engines/auth/auth_service.hpp"
 #include "engines/auth/password_policy.hpp"
 #include "engines/config/config.hpp"
@@ -26,8 +25,8 @@ struct App {
   monitor::StatusPageCache status_pages;
   vault::Sessions vault_sessions;
   vault::Vault vault;
-  audit::passive::Data passive_rules;  // share/audit/passive (paths.audit_data), read at start
-  audit::compliance::Data compliance;  // share/audit/compliance (docs/compliance.md)
+  // share/audit (paths.audit_data): loaded by the master before fork (engines/audit/data.hpp).
+  std::shared_ptr<const audit::AuditData> audit_data;
 
   explicit App(config::Config c);
 };

@@ -74,7 +74,7 @@ Response compliance_check(UserContext& ctx) {
   o.scan = scan_options(ctx.app.cfg.scanner);
   o.time_budget = std::chrono::seconds(ctx.app.cfg.scanner.crawl_seconds);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-  auto report = audit::compliance::check(target, ctx.app.egress, o, ctx.app.compliance, *profile);
+  auto report = audit::compliance::check(target, ctx.app.egress, o, ctx.app.audit_data->compliance, *profile);
   boost::json::object out = audit::compliance::to_json(report.result);
   boost::json::array findings;
   for (const auto& f : audit::compliance::findings_of(report.result)) findings.push_back(audit::to_json(f));

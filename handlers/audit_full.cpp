@@ -55,7 +55,7 @@ void crawl_params(const http::Request& request, audit::AuditOptions& o) {
 // observers; TLS, exposures as steps; geolocation for "full") are added here.
 audit::AuditPlan plan_for(const App& app, const std::string& kind) {
   (void)kind;
-  return audit::standard_plan(app.passive_rules);
+  return audit::standard_plan(app.audit_data->passive);
 }
 
 Response run_and_store(UserContext& ctx, const char* kind) {

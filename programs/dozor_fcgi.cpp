@@ -5,6 +5,7 @@
 #include <string>
 
 #include "db/database.hpp"
+#include "engines/audit/data.hpp"
 #include "engines/auth/auth_service.hpp"
 #include "engines/auth/password_policy.hpp"
 #include "engines/config/command_line.hpp"
@@ -24,7 +25,7 @@ constexpr const char* kUsage =
     "       dozor-fcgi --version | --help\n"
     "  --config FILE    configuration (default $DOZOR_CONFIG or /etc/dozor/dozor.toml)\n"
     "  --check-config   load the configuration and every file a worker reads at start (JWT key,\n"
-    "                   database password file, common-password list), report, and exit:\n"
+    "                   database password file, common-password list, audit data), report, and exit:\n"
     "                   0 when valid, 78 (EX_CONFIG) when not; systemd's ExecReload runs it\n"
     "Without --check-config: run the master process (man dozor-fcgi).\n";
 
@@ -35,6 +36,8 @@ dozor::config::Config load_checked(const std::string& config_path) {
   auto cfg = dozor::config::load(config_path);
   dozor::auth::load_jwt_key(cfg.auth.jwt_secret_file);
   dozor::auth::PasswordPolicy::load(cfg.paths.common_passwords, static_cast<std::size_t>(cfg.auth.min_password_length));
+  // Compiled once here and inherited by every worker (a reload compiles it afresh).
+  dozor::audit::shared_audit_data(cfg.paths.audit_data, /*reload=*/true);
   return cfg;
 }
 

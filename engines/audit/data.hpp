@@ -1,0 +1,26 @@
+#pragma once
+// Every data file the audit engines read (share/audit, paths.audit_data), loaded and validated in
+// one place. dozor-fcgi's master loads it before it forks (programs/dozor_fcgi.cpp), so a bad file
+// fails the start with a clear error and workers inherit the compiled data instead of each
+// compiling it again: a worker restart stays fast however large the fingerprint sets grow.
+#include <memory>
+#include <string>
+
+#include "engines/audit/compliance/data.hpp"
+#include "engines/audit/passive/data.hpp"
+
+namespace dozor::audit {
+
+struct AuditData {
+  passive::Data passive;        // <dir>/passive/rules.json
+  compliance::Data compliance;  // <dir>/compliance/*.toml (docs/compliance.md)
+};
+
+// Reads and validates everything under `dir`; throws with the file's name on any error.
+std::shared_ptr<const AuditData> load_audit_data(const std::string& dir);
+
+// The process's copy: loaded by the first call for `dir` (again when `dir` or `reload` changes it),
+// then shared. The master calls it before fork; workers get the inherited copy at no cost.
+std::shared_ptr<const AuditData> shared_audit_data(const std::string& dir, bool reload = false);
+
+}  // namespace dozor::audit
