@@ -8,7 +8,57 @@ namespace {
 
 constexpr const char* kTargetHash = "UNHEX(SHA2(?, 256))";
 
+constexpr const char* kSummaryColumns =
+    "a.id, a.target, a.score, a.grade, a.count_info, a.count_low, a.count_medium, a.count_high, a.count_critical,"
+    " DATE_FORMAT(a.finished_at, '%Y-%m-%dT%H:%i:%s.%fZ')";
+
+AuditSummary summary_row(sql::ResultSet& rs) {
+  AuditSummary s;
+  s.id = get_int(rs, 1);
+  s.target = get_string(rs, 2);
+  if (!rs.isNull(3)) s.score = rs.getInt(3);
+  s.grade = opt_string(rs, 4);
+  for (unsigned i = 0; i < 5; ++i) s.counts[i] = rs.getInt(5 + i);
+  auto t = get_string(rs, 10);  // microseconds as MariaDB prints them: keep milliseconds
+  s.finished_at = t.size() > 24 ? t.substr(0, 23) + "Z" : t;
+  return s;
+}
+
 }  // namespace
+
+std::vector<AuditSummary> latest_per_target(Connection& c, std::int64_t user_id) {
+  auto& st = c.prepare(std::string("SELECT ") + kSummaryColumns +
+                       " FROM audits a JOIN (SELECT MAX(id) AS id FROM audits WHERE user_id = ? GROUP BY target_hash) n"
+                       " ON n.id = a.id ORDER BY a.id");
+  st.setInt64(1, user_id);
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  std::vector<AuditSummary> out;
+  while (rs->next()) out.push_back(summary_row(*rs));
+  return out;
+}
+
+std::optional<AuditSummary> latest_summary(Connection& c, std::int64_t user_id, const std::string& target) {
+  auto& st = c.prepare(std::string("SELECT ") + kSummaryColumns +
+                       " FROM audits a WHERE a.user_id = ? AND a.target_hash = " + kTargetHash +
+                       " ORDER BY a.id DESC LIMIT 1");
+  st.setInt64(1, user_id);
+  st.setString(2, target);
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  if (!rs->next()) return std::nullopt;
+  return summary_row(*rs);
+}
+
+std::vector<FindingTitle> serious_findings(Connection& c, std::int64_t audit_id, int limit) {
+  auto& st = c.prepare(
+      "SELECT id, title, severity FROM findings WHERE audit_id = ? AND severity IN ('critical', 'high')"
+      " ORDER BY severity = 'critical' DESC, id LIMIT ?");
+  st.setInt64(1, audit_id);
+  st.setInt(2, limit);
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  std::vector<FindingTitle> out;
+  while (rs->next()) out.push_back({get_int(*rs, 1), get_string(*rs, 2), get_string(*rs, 3)});
+  return out;
+}
 
 std::int64_t insert(Connection& c, const NewAudit& a, const Render& render, std::size_t keep) {
   std::int64_t audit_id = 0;

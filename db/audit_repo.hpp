@@ -79,6 +79,29 @@ struct EvidenceRow {
 std::vector<EvidenceRow> newest_evidence(Connection& c, std::int64_t user_id, const std::string& target,
                                          const std::string& severities, int limit);
 
+// The grade line of a stored audit (the dashboard's and the kiosk's badge).
+struct AuditSummary {
+  std::int64_t id = 0;
+  std::string target;
+  std::optional<int> score;
+  std::optional<std::string> grade;
+  std::array<int, 5> counts{};  // info, low, medium, high, critical
+  std::string finished_at;      // ISO 8601 UTC
+};
+
+// The user's newest audit of each target they have audited: one row per target.
+std::vector<AuditSummary> latest_per_target(Connection& c, std::int64_t user_id);
+// The user's newest audit of `target`, if any.
+std::optional<AuditSummary> latest_summary(Connection& c, std::int64_t user_id, const std::string& target);
+
+struct FindingTitle {
+  std::int64_t id = 0;
+  std::string title;
+  std::string severity;
+};
+// The audit's high and critical findings, critical first, at most `limit`.
+std::vector<FindingTitle> serious_findings(Connection& c, std::int64_t audit_id, int limit);
+
 // How many audits the user has stored for `target` (tests, retention).
 std::int64_t count_for_target(Connection& c, std::int64_t user_id, const std::string& target);
 

@@ -43,6 +43,7 @@ inline constexpr std::size_t kSmtpCredentialChars = 256;
 // Kiosk
 inline constexpr int kKioskIntervalMin = 5;  // seconds
 inline constexpr int kKioskIntervalMax = 86400;
+inline constexpr int kKioskSeriousFindings = 5;  // high/critical titles of the latest audit beside a site
 
 // Monitoring locations (config monitor.location, monitor.confirm_locations)
 inline constexpr std::size_t kLocationChars = 64;  // checks.location, daemon_heartbeats.location

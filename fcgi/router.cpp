@@ -47,8 +47,12 @@ void Router::add(Route r) {
       c.segments.push_back({Segment::Literal, std::string(seg)});
     }
   }
-  for (std::size_t i = 0; i + 1 < c.segments.size(); ++i)
-    if (c.segments[i].kind == Segment::Rest) throw std::logic_error("{name:path} must be last: " + r.pattern);
+  // {name:path} takes the rest of the path but for literal segments after it ("/audit/{t:path}/report").
+  for (std::size_t i = 0; i < c.segments.size(); ++i)
+    if (c.segments[i].kind == Segment::Rest)
+      for (std::size_t j = i + 1; j < c.segments.size(); ++j)
+        if (c.segments[j].kind != Segment::Literal)
+          throw std::logic_error("only literal segments may follow {name:path}: " + r.pattern);
   routes_.push_back(std::move(r));
   compiled_.push_back(std::move(c));
 }
@@ -70,14 +74,21 @@ RouteMatch Router::match(std::string_view method, std::string_view raw_path) con
     for (; i < c.segments.size() && ok; ++i) {
       const auto& seg = c.segments[i];
       if (seg.kind == Segment::Rest) {
-        if (i >= segs.size() || segs[i].empty()) {
+        const std::size_t tail = c.segments.size() - i - 1;  // literals after the rest
+        if (i + tail >= segs.size() || segs[i].empty()) {
           ok = false;
           break;
         }
-        // The rest of the raw path, slashes included, exactly as sent.
+        const std::size_t rest_end = segs.size() - tail;  // first segment of the tail
+        for (std::size_t t = 0; t < tail && ok; ++t) ok = decoded[rest_end + t] == c.segments[i + 1 + t].text;
+        if (!ok) break;
+        // The rest of the raw path up to the tail, slashes included, exactly as sent.
         std::size_t offset = static_cast<std::size_t>(segs[i].data() - raw_path.data());
-        params[seg.text] = std::string(raw_path.substr(offset));
+        std::size_t end =
+            tail ? static_cast<std::size_t>(segs[rest_end].data() - raw_path.data()) - 1 : raw_path.size();
+        params[seg.text] = std::string(raw_path.substr(offset, end - offset));
         score.push_back(1);
+        score.insert(score.end(), tail, 3);
         i = segs.size();
         break;
       }

@@ -55,6 +55,8 @@ Router build_router() {
       {"DELETE", "/groups/{group_id:int}", usr(h::groups_delete), Access::User},
       {"GET", "/audit/headers/{target_url:path}", usr(h::audit_headers), Access::User},
       {"POST", "/audit/{target_url:path}", usr(h::audit_run), Access::User},
+      {"GET", "/audit/{target_url:path}/report", usr(h::audit_report), Access::User},
+      {"GET", "/audit/services", usr(h::audit_service_grades), Access::User},
       {"GET", "/compliance/{target_url:path}", usr(h::compliance_check), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
@@ -112,6 +114,7 @@ Router build_router() {
   add("POST", "/api/audit/full/{target_url:path}", usr(h::audit_full), Access::User);
   add("POST", "/api/audit/batch", usr(h::audit_batch), Access::User);
   add("GET", "/api/security/evidence/{target_url:path}", usr(h::audit_evidence), Access::User);
+  add("GET", "/api/security/audit/download/{target_url:path}", usr(h::audit_report), Access::User);
   return r;
 }
 

@@ -3,22 +3,10 @@
 #include "engines/audit/headers/check.hpp"
 #include "engines/crawl/crawler.hpp"
 #include "handlers/handlers.hpp"
+#include "handlers/scan_params.hpp"
 #include "handlers/validation.hpp"
 
 namespace dozor::handlers {
-namespace {
-
-net::ScanOptions scan_options(const config::ScannerConfig& c) {
-  net::ScanOptions o;
-  o.ca_file = c.ca_file;
-  o.request_timeout = std::chrono::seconds(c.request_timeout);
-  o.max_body = static_cast<std::size_t>(c.max_body_bytes);
-  o.per_host_concurrency = static_cast<std::size_t>(c.per_host_concurrency);
-  o.per_host_interval = std::chrono::milliseconds(c.per_host_interval_ms);
-  return o;
-}
-
-}  // namespace
 
 Response audit_headers(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
@@ -30,17 +18,10 @@ Response audit_headers(UserContext& ctx) {
 Response crawl_site(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
   crawl::CrawlOptions o;
-  std::vector<http::FieldIssue> issues;  // every invalid parameter is reported, not the first
-  auto param = [&](const char* name, int fallback, int min, int max) {
-    try {
-      return static_cast<int>(query_int(ctx.request, name, fallback, min, max));
-    } catch (http::ValidationFailed& e) {
-      issues.insert(issues.end(), e.issues.begin(), e.issues.end());
-      return fallback;
-    }
-  };
-  o.depth = param("depth", limits::kCrawlDepthDefault, 0, limits::kCrawlDepthMax);
-  o.max_pages = param("max_pages", limits::kCrawlPagesDefault, 1, limits::kCrawlPagesMax);
+  std::vector<http::FieldIssue> issues;
+  auto params = crawl_params(ctx.request, issues);
+  o.depth = params.depth;
+  o.max_pages = params.max_pages;
   if (!issues.empty()) throw http::ValidationFailed(std::move(issues));
   o.scan = scan_options(ctx.app.cfg.scanner);
   o.time_budget = std::chrono::seconds(ctx.app.cfg.scanner.crawl_seconds);
@@ -54,16 +35,9 @@ Response compliance_check(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
   crawl::CrawlOptions o;
   std::vector<http::FieldIssue> issues;
-  auto param = [&](const char* name, int fallback, int min, int max) {
-    try {
-      return static_cast<int>(query_int(ctx.request, name, fallback, min, max));
-    } catch (http::ValidationFailed& e) {
-      issues.insert(issues.end(), e.issues.begin(), e.issues.end());
-      return fallback;
-    }
-  };
-  o.depth = param("depth", limits::kCrawlDepthDefault, 0, limits::kCrawlDepthMax);
-  o.max_pages = param("max_pages", limits::kCrawlPagesDefault, 1, limits::kCrawlPagesMax);
+  auto params = crawl_params(ctx.request, issues);
+  o.depth = params.depth;
+  o.max_pages = params.max_pages;
   std::string profile_text = ctx.request.query_param("profile").value_or("auto");
   auto profile = audit::compliance::profile_from(profile_text);
   if (!profile)

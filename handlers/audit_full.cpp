@@ -6,8 +6,9 @@
 #include "engines/audit/batch.hpp"
 #include "engines/audit/full_audit.hpp"
 #include "engines/audit/store.hpp"
-#include "engines/net/url_check.hpp"
+#include "engines/report/audit_report.hpp"
 #include "handlers/handlers.hpp"
+#include "handlers/scan_params.hpp"
 #include "handlers/validation.hpp"
 
 namespace dozor::handlers {
@@ -15,40 +16,22 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The same scanner settings as the header grade and the crawl (handlers/audit.cpp).
-net::ScanOptions scanner_options(const config::ScannerConfig& c) {
-  net::ScanOptions o;
-  o.ca_file = c.ca_file;
-  o.request_timeout = std::chrono::seconds(c.request_timeout);
-  o.max_body = static_cast<std::size_t>(c.max_body_bytes);
-  o.per_host_concurrency = static_cast<std::size_t>(c.per_host_concurrency);
-  o.per_host_interval = std::chrono::milliseconds(c.per_host_interval_ms);
-  return o;
-}
-
 audit::AuditOptions base_options(const App& app, const char* kind) {
   audit::AuditOptions o;
   o.kind = kind;
-  o.scan = scanner_options(app.cfg.scanner);
+  o.scan = scan_options(app.cfg.scanner);
   o.time_budget = std::chrono::seconds(app.cfg.scanner.audit_seconds);
   o.crawl_budget = std::chrono::seconds(app.cfg.scanner.crawl_seconds);
   return o;
 }
 
 // depth and max_pages as the crawl route takes them; every invalid one is reported.
-void crawl_params(const http::Request& request, audit::AuditOptions& o) {
+void apply_crawl_params(const http::Request& request, audit::AuditOptions& o) {
   std::vector<http::FieldIssue> issues;
-  auto param = [&](const char* name, int fallback, int min, int max) {
-    try {
-      return static_cast<int>(query_int(request, name, fallback, min, max));
-    } catch (http::ValidationFailed& e) {
-      issues.insert(issues.end(), e.issues.begin(), e.issues.end());
-      return fallback;
-    }
-  };
-  o.depth = param("depth", limits::kCrawlDepthDefault, 0, limits::kCrawlDepthMax);
-  o.max_pages = param("max_pages", limits::kCrawlPagesDefault, 1, limits::kCrawlPagesMax);
+  auto params = crawl_params(request, issues);
   if (!issues.empty()) throw http::ValidationFailed(std::move(issues));
+  o.depth = params.depth;
+  o.max_pages = params.max_pages;
 }
 
 // The checks of an audit of `kind`. Engines that land later (technologies, compliance as page
@@ -61,7 +44,7 @@ audit::AuditPlan plan_for(const App& app, const std::string& kind) {
 Response run_and_store(UserContext& ctx, const char* kind) {
   auto target = path_target_url(ctx.path.at("target_url"));
   auto options = base_options(ctx.app, kind);
-  crawl_params(ctx.request, options);
+  apply_crawl_params(ctx.request, options);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto report = audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, kind));
   return Response::json(audit::store::save(ctx.app.db, ctx.caller.id, report));
@@ -99,11 +82,48 @@ boost::json::object counts_json(const audit::AuditReport& r) {
   return counts;
 }
 
+// ?lang=ru|en (default ru) for the DOCX report.
+report::Lang lang_param(const http::Request& request) {
+  std::string code = request.query_param("lang").value_or("ru");
+  if (auto lang = report::lang_from(code)) return *lang;
+  throw http::ValidationFailed({{"enum",
+                                 boost::json::array{"query", "lang"},
+                                 "Input should be 'ru' or 'en'",
+                                 boost::json::value(code),
+                                 {{"expected", "'ru' or 'en'"}}}});
+}
+
 }  // namespace
 
 Response audit_run(UserContext& ctx) { return run_and_store(ctx, "audit"); }
 
 Response audit_full(UserContext& ctx) { return run_and_store(ctx, "full"); }
+
+// GET /api{,/v1}/audit/{target_url}/report, GET /api/security/audit/download/{target_url}: the
+// DOCX of the caller's latest stored audit of the target; an audit is run (and stored) when there
+// is none yet, so the first download of a new target takes as long as an audit.
+Response audit_report(UserContext& ctx) {
+  auto target = path_target_url(ctx.path.at("target_url"));
+  auto lang = lang_param(ctx.request);
+  auto options = base_options(ctx.app, "audit");
+  apply_crawl_params(ctx.request, options);  // for the audit run when none is stored
+  auto stored = audit::store::latest(ctx.app.db, ctx.caller.id, target);
+  if (!stored) {
+    auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
+    auto report = audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, "audit"));
+    stored = audit::store::save(ctx.app.db, ctx.caller.id, report);
+  }
+  Response r;
+  r.content_type = std::string(report::kDocxContentType);
+  r.body = report::render_audit_docx(*stored, {lang, {}});
+  r.headers.emplace_back("Content-Disposition", report::content_disposition(report::report_filename(*stored)));
+  return r;
+}
+
+// GET /api{,/v1}/audit/services: each service's latest stored audit (the dashboard's grades).
+Response audit_service_grades(UserContext& ctx) {
+  return Response::json(audit::store::service_grades(ctx.app.db, ctx.caller.id));
+}
 
 Response audit_evidence(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
@@ -132,13 +152,14 @@ Response audit_batch(UserContext& ctx) {
   auto deadline = Clock::now() + base.time_budget;
   const App& app = ctx.app;
   auto outcomes = audit::run_batch(items, limits::kBatchAuditConcurrency, deadline, [&](const audit::BatchItem& item) {
-    if (net::check_http_url(item.url))
+    auto target = audit::store::service_target(item.url);
+    if (!target)
       throw std::runtime_error("not a web service (" + item.url.substr(0, item.url.find(':')) + "): nothing to audit");
     auto o = base;
     // The batch shares one budget: an audit started late gets only what is left of it.
     o.time_budget =
         std::min(o.time_budget, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
-    return audit::run_audit(net::normalize_http_url(item.url), app.egress, o, plan_for(app, "audit"));
+    return audit::run_audit(*target, app.egress, o, plan_for(app, "audit"));
   });
   boost::json::array rows;
   for (std::size_t i = 0; i < items.size(); ++i) {

@@ -2,9 +2,12 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <unordered_map>
 
 #include "db/audit_repo.hpp"
+#include "db/services_repo.hpp"
 #include "engines/net/exchange_json.hpp"
+#include "engines/net/url_check.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::audit::store {
@@ -79,6 +82,46 @@ std::optional<boost::json::object> latest(db::Database& db, std::int64_t user_id
   db.run([&](db::Connection& c) { raw = db::audits::latest_result(c, user_id, target); }, db::Retry::OnLostConnection);
   if (!raw) return std::nullopt;
   return boost::json::parse(*raw).as_object();
+}
+
+boost::json::object summary_json(const db::audits::AuditSummary& s) {
+  boost::json::object counts;
+  for (std::size_t i = 0; i < s.counts.size(); ++i) counts[to_string(static_cast<Severity>(i))] = s.counts[i];
+  return {{"audit_id", s.id},
+          {"grade", s.grade ? boost::json::value(*s.grade) : boost::json::value(nullptr)},
+          {"score", s.score ? boost::json::value(*s.score) : boost::json::value(nullptr)},
+          {"counts", std::move(counts)},
+          {"finished_at", s.finished_at}};
+}
+
+std::optional<std::string> service_target(const std::string& service_url) {
+  if (net::check_http_url(service_url)) return std::nullopt;
+  return net::normalize_http_url(service_url);
+}
+
+boost::json::array service_grades(db::Database& db, std::int64_t user_id) {
+  std::vector<db::services::Service> services;
+  std::vector<db::audits::AuditSummary> latest;
+  db.run(
+      [&](db::Connection& c) {
+        services = db::services::list_by_user(c, user_id);
+        latest = db::audits::latest_per_target(c, user_id);
+      },
+      db::Retry::OnLostConnection);
+  std::unordered_map<std::string, const db::audits::AuditSummary*> by_target;
+  for (const auto& a : latest) by_target[a.target] = &a;
+  boost::json::array out;
+  out.reserve(services.size());
+  for (const auto& s : services) {
+    auto target = service_target(s.url);
+    const db::audits::AuditSummary* found = nullptr;
+    if (target)
+      if (auto it = by_target.find(*target); it != by_target.end()) found = it->second;
+    out.push_back({{"service_id", s.id},
+                   {"target", target ? boost::json::value(*target) : boost::json::value(nullptr)},
+                   {"audit", found ? boost::json::value(summary_json(*found)) : boost::json::value(nullptr)}});
+  }
+  return out;
 }
 
 boost::json::array evidence(db::Database& db, std::int64_t user_id, const std::string& target,

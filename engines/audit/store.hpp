@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "db/audit_repo.hpp"
 #include "db/database.hpp"
 #include "engines/audit/full_audit.hpp"
 
@@ -17,6 +18,16 @@ namespace dozor::audit::store {
 boost::json::object save(db::Database& db, std::int64_t user_id, const AuditReport& report);
 
 std::optional<boost::json::object> latest(db::Database& db, std::int64_t user_id, const std::string& target);
+
+// {"audit_id", "grade", "score", "counts": {severity: n}, "finished_at"}: a stored audit's badge.
+boost::json::object summary_json(const db::audits::AuditSummary& s);
+
+// The audit target a service's URL is stored under (the batch audits it under this name), or
+// nullopt for a service that is no web site (tcp://).
+std::optional<std::string> service_target(const std::string& service_url);
+
+// One row per service of the user: {"service_id", "target", "audit": summary_json | null}, by id.
+boost::json::array service_grades(db::Database& db, std::int64_t user_id);
 
 // [{"id", "audit_id", "finding_id", "check", "title", "severity", "confidence", "owasp", "cwe", "url",
 //   "excerpt", "note", "exchange", "created_at"}], newest first.

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "db/audit_repo.hpp"
+#include "engines/audit/store.hpp"
+#include "engines/limits.hpp"
+
 namespace dozor::monitor {
 namespace {
 
@@ -89,7 +93,21 @@ std::string iso_ms(std::int64_t ms) {
   return std::string(buf) + "." + std::to_string(1000 + ms % 1000).substr(1) + "Z";
 }
 
-value encode(const Row& r, std::int64_t now, const std::vector<Site>& list) {
+// The site's latest stored audit (grade, counts) with its high and critical findings, or null.
+value latest_audit(db::Connection& c, std::int64_t user_id, const std::string& url) {
+  auto target = audit::store::service_target(url);
+  if (!target) return nullptr;
+  auto summary = db::audits::latest_summary(c, user_id, *target);
+  if (!summary) return nullptr;
+  auto out = audit::store::summary_json(*summary);
+  boost::json::array serious;
+  for (const auto& f : db::audits::serious_findings(c, summary->id, limits::kKioskSeriousFindings))
+    serious.push_back({{"id", f.id}, {"title", f.title}, {"severity", f.severity}});
+  out["serious_findings"] = std::move(serious);
+  return out;
+}
+
+value encode(db::Connection& c, std::int64_t user_id, const Row& r, std::int64_t now, const std::vector<Site>& list) {
   auto count = static_cast<std::int64_t>(list.size());
   std::int64_t idx = kiosk_index(r.running, r.base, r.started_ms, r.interval, now, count);
   value current = nullptr;
@@ -100,7 +118,8 @@ value encode(const Row& r, std::int64_t now, const std::vector<Site>& list) {
                      {"url", s.url},
                      {"last_status", s.status ? value(*s.status) : value(nullptr)},
                      {"last_response_time", s.response_ms ? value(*s.response_ms) : value(nullptr)},
-                     {"last_checked_at", s.checked_at ? value(*s.checked_at) : value(nullptr)}};
+                     {"last_checked_at", s.checked_at ? value(*s.checked_at) : value(nullptr)},
+                     {"audit", latest_audit(c, user_id, s.url)}};
   }
   value next = nullptr;
   if (r.running && count > 0) {
@@ -147,7 +166,7 @@ boost::json::value kiosk_apply(db::Database& db, std::int64_t user_id, KioskActi
             case KioskAction::Previous: r.base = here - 1 + (count > 0 ? count : 1); break;
           }
           save(c, user_id, r);
-          out = encode(r, now, list);
+          out = encode(c, user_id, r, now, list);
         });
       },
       db::Retry::Never);
@@ -160,7 +179,7 @@ boost::json::value kiosk_state(db::Database& db, std::int64_t user_id) {
       [&](db::Connection& c) {
         c.transaction([&] {
           Row r = load(c, user_id);
-          out = encode(r, now_ms(c), sites(c, user_id));
+          out = encode(c, user_id, r, now_ms(c), sites(c, user_id));
         });
       },
       db::Retry::OnLostConnection);

@@ -11,7 +11,8 @@ nginx_render() {
     --worker-user "$NGINX_USER" --bench "$NGINX_BENCH" --internal-nets "$INTERNAL_NETS" \
     --vault-root "$STATE/vault" \
     --analyzer-socket "$ANALYZER_SOCK" --analyzer-listen "$(toml_get analyzer listen)" \
-    --analyzer-networks "$(toml_get analyzer networks)"
+    --analyzer-networks "$(toml_get analyzer networks)" \
+    ${DOZOR_HSTS_MAX_AGE:+--hsts-max-age "$DOZOR_HSTS_MAX_AGE"}
 }
 
 # Start, or re-render and reload a running one: templates edited in nginx/ take effect.

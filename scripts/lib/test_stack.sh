@@ -18,6 +18,10 @@ test_stack_start() {
   export DOZOR_NOTIFY_TELEGRAM_API_BASE=http://127.0.0.1:$((https + 7))
   # nginx's internal listener for dozor-analyzer (analyzer.listen), beside the test ports.
   export DOZOR_ANALYZER_PORT=$((https + 8))
+  # Production's HSTS max-age (a year; dev stacks send an hour so a developer's browser does not
+  # pin localhost): the self-audit test grades the site as it is deployed, and test browsers are
+  # throwaway profiles.
+  export DOZOR_HSTS_MAX_AGE=31536000
   BIN_DIR=$bin DOZOR_HTTPS_PORT=$https DOZOR_HTTP_PORT=$http scripts/stackctl "$state" start
   export DOZOR_TEST_BASE_URL=https://127.0.0.1:$https
   export DOZOR_TEST_HTTP_URL=http://127.0.0.1:$http

@@ -113,3 +113,37 @@ test('kiosk shows the tiles and cycles through the services', { timeout: TEST_TI
     await expectCurrent(2);
   }, { token: ownerApi.token });
 });
+
+test('kiosk and dashboard show the grade of each site\'s latest audit', { timeout: TEST_TIMEOUT }, async (t) => {
+  // A stored audit of the second site (its URL normalised as the dashboard's grades name it).
+  const audit = await ownerApi.mustOk('POST', `/api/v1/audit/${encodeURIComponent(services[1].url)}?depth=0`);
+  assert.match(audit.grade, /^[A-F][+-]?$/);
+  await ownerApi.mustOk('POST', '/api/v1/kiosk/stop'); // the test before left it cycling every 5 s
+  await withPage(t, browser, async (page) => {
+    await page.goto('/kiosk');
+    await waitLoaded(page);
+    const tiles = page.locator('#kiosk-tiles .tile');
+    await page.waitForFunction(() => document.querySelectorAll('#kiosk-tiles .tile .grade').length === 1);
+    assert.equal(await tiles.nth(1).locator('.grade').textContent(), audit.grade);
+    assert.equal(await tiles.nth(0).locator('.grade').count(), 0, 'no audit, no grade');
+    await tiles.nth(1).click();
+    await page.waitForFunction((id) => document.querySelector('#kiosk-stage .spot')?.dataset.serviceId === String(id),
+      services[1].id);
+    const grade = page.locator('#kiosk-stage [data-metric="grade"] .grade');
+    assert.equal(await grade.textContent(), audit.grade);
+    assert.match(await grade.getAttribute('title'), new RegExp(`grade ${audit.grade.replace('+', '\\+')} `));
+    await tiles.nth(0).click();
+    await page.waitForFunction((id) => document.querySelector('#kiosk-stage .spot')?.dataset.serviceId === String(id),
+      services[0].id);
+    assert.equal(await page.locator('#kiosk-stage [data-metric="grade"]').textContent(), 'Not audited yet');
+
+    await page.goto('/dashboard');
+    await waitLoaded(page);
+    const row = page.locator(`tr.svc-row[data-service-id="${services[1].id}"]`);
+    await row.locator('[data-field="grade"] .grade').waitFor();
+    assert.equal(await row.locator('[data-field="grade"] .grade').textContent(), audit.grade);
+    assert.equal(await row.locator('[data-field="grade"]').getAttribute('href'),
+      `/security?target=${encodeURIComponent(services[1].url)}`);
+    assert.equal(await page.locator(`tr.svc-row[data-service-id="${services[0].id}"] .grade`).count(), 0);
+  }, { token: ownerApi.token });
+});

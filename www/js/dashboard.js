@@ -14,7 +14,7 @@ import { checkErrorText } from './messages.js';
 import { initPage } from './shell.js';
 import {
   el, statusBadge, statusKind, toast, busy, isBusy, confirmDialog, clearErrors, showErrors, linkFieldDescriptions,
-  openDialog,
+  openDialog, gradeBadge,
 } from './ui.js';
 import { renderDetails } from './charts.js';
 
@@ -30,6 +30,7 @@ const state = {
   services: [],
   results: new Map(), // service id → last OneShotResult (or {requestError} / {busy}) seen on this page
   p95: new Map(), // service id → p95 response time of the last 24 h (analytics summary)
+  grades: new Map(), // service id → its latest stored audit (GET /api/v1/audit/services)
   groups: [],
   groupsSupported: false,
   loaded: false,
@@ -255,6 +256,13 @@ function actionButton(action, label, name, onclick, cls = 'btn-ghost') {
   }, label);
 }
 
+// The grade of the service's latest audit, linking to the security centre for that site.
+function gradeLink(s) {
+  const badge = gradeBadge(state.grades.get(s.id), 'svc-grade');
+  if (!badge) return null;
+  return el('a', { href: `/security?target=${encodeURIComponent(s.url)}`, class: 'grade-link', dataset: { field: 'grade' } }, badge);
+}
+
 function renderRow(s) {
   const kind = kindOf(s);
   const open = state.open.has(s.id);
@@ -280,7 +288,7 @@ function renderRow(s) {
 
   const row = el('tr', { class: `svc-row svc-${kind}`, dataset: { serviceId: s.id, status: kind, group: groupKey(s) } },
     column('svc.col.service',
-      el('div', { class: 'svc-name', id: `svc-${s.id}-name` }, s.name),
+      el('div', { class: 'svc-name', id: `svc-${s.id}-name` }, s.name, gradeLink(s)),
       el('a', { class: 'svc-url', href: s.url, target: '_blank', rel: 'noopener noreferrer' }, s.url),
       resultLine(s)),
     statusCell(s, kind),
@@ -399,10 +407,14 @@ function renderAge() {
 
 async function loadExtras() {
   // Both are optional: a failure leaves the previous figures (or none) without an error.
-  const [summary, groups] = await Promise.allSettled([
+  const [summary, groups, grades] = await Promise.allSettled([
     api('/api/v1/analytics/summary', { redirectOn401: false }),
     api('/api/v1/groups', { redirectOn401: false }),
+    api('/api/v1/audit/services', { redirectOn401: false }),
   ]);
+  if (grades.status === 'fulfilled' && Array.isArray(grades.value)) {
+    state.grades = new Map(grades.value.filter((r) => r.audit).map((r) => [r.service_id, r.audit]));
+  }
   if (summary.status === 'fulfilled' && summary.value && Array.isArray(summary.value.services)) {
     state.p95 = new Map(summary.value.services.map((r) => [r.id, r.p95_response_ms_24h]));
   }

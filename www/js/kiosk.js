@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { t, formatRelative, formatDateTime, formatMs } from './i18n.js';
 import { initPage } from './shell.js';
-import { el, statusBadge, statusKind } from './ui.js';
+import { el, statusBadge, statusKind, gradeBadge } from './ui.js';
 import { loadUplot } from './charts.js';
 
 const INTERVALS = [5, 10, 15, 30, 60, 120, 300];
@@ -27,6 +27,7 @@ const state = {
   syncing: false,
   uptime: new Map(), // service id → uptime_24h from the analytics summary
   sparks: new Map(), // service id → { at, data } of its 24 h history
+  grades: new Map(), // service id → its latest stored audit (/api/v1/audit/services; the kiosk state adds findings)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -107,6 +108,17 @@ async function drawSparkline(s, box) {
   } catch { /* no sparkline is better than a broken wallboard */ }
 }
 
+// The open high and critical findings of the site's latest audit (known for the site the kiosk
+// state names: it carries them), so a wall shows what to fix, not only a letter.
+function seriousList(audit) {
+  const items = audit?.serious_findings || [];
+  if (!items.length) return null;
+  return el('div', { class: 'spot-findings', dataset: { metric: 'serious' } },
+    el('h3', { class: 'visually-hidden' }, t('kiosk.serious')),
+    el('ul', { class: 'spot-serious' }, ...items.map((f) =>
+      el('li', { dataset: { severity: f.severity } }, el('strong', {}, t(`sev.${f.severity}`)), ' ', f.title))));
+}
+
 function renderStage() {
   const s = current();
   renderAlert();
@@ -134,7 +146,11 @@ function renderStage() {
           state.uptime.get(s.id) == null ? '—' : `${Number(state.uptime.get(s.id)).toFixed(2)} %`)),
       el('div', { class: `spot-metric${certWarn(s) ? ' spot-metric-warn' : ''}` },
         el('dt', {}, t('kiosk.cert')),
-        el('dd', { dataset: { metric: 'cert' } }, certText(s)))),
+        el('dd', { dataset: { metric: 'cert' } }, certText(s))),
+      el('div', { class: 'spot-metric' },
+        el('dt', {}, t('kiosk.security')),
+        el('dd', { dataset: { metric: 'grade' } }, gradeBadge(state.grades.get(s.id), 'grade-xl') || t('grade.none')))),
+    seriousList(state.grades.get(s.id)),
     el('div', { class: 'spot-spark', role: 'img', 'aria-label': t('kiosk.spark'), dataset: { metric: 'sparkline' } })));
   drawSparkline(s, stage.querySelector('.spot-spark'));
 }
@@ -149,7 +165,8 @@ function renderTiles() {
         dataset: { serviceId: s.id, status: kind }, onclick: () => go(i),
       },
       el('span', { class: 'tile-name' }, s.name),
-      el('span', { class: 'tile-meta' }, statusBadge(s.last_status), el('span', { class: 'tile-ms' }, formatMs(s.last_response_time)))));
+      el('span', { class: 'tile-meta' }, statusBadge(s.last_status), gradeBadge(state.grades.get(s.id)),
+        el('span', { class: 'tile-ms' }, formatMs(s.last_response_time)))));
   }));
   if (focusedId) tiles.querySelector(`.tile[data-service-id="${focusedId}"]`)?.focus();
 }
@@ -206,6 +223,7 @@ function apply(k) {
   fillIntervals();
   setPausedView(!k.running);
   if (k.current_service) {
+    if (k.current_service.audit) state.grades.set(k.current_service.id, k.current_service.audit);
     const i = state.services.findIndex((s) => s.id === k.current_service.id);
     if (i >= 0) show(i);
   }
@@ -321,6 +339,15 @@ async function load() {
       const summary = await api('/api/v1/analytics/summary', { redirectOn401: false });
       state.uptime = new Map((summary?.services || []).map((r) => [r.id, r.uptime_24h]));
     } catch { /* uptime is a detail: the wallboard goes on without it */ }
+    try {
+      const grades = await api('/api/v1/audit/services', { redirectOn401: false });
+      for (const r of Array.isArray(grades) ? grades : []) {
+        const known = state.grades.get(r.service_id);
+        // Keep the findings the kiosk state gave for the same audit.
+        if (!r.audit) state.grades.delete(r.service_id);
+        else if (!known || known.audit_id !== r.audit.audit_id) state.grades.set(r.service_id, r.audit);
+      }
+    } catch { /* so are grades */ }
     const keep = current()?.id;
     state.services = Array.isArray(list) ? list : [];
     const again = state.services.findIndex((s) => s.id === keep);

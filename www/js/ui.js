@@ -38,6 +38,22 @@ export function statusBadge(status, extraClass = '') {
     el('span', { class: 'badge-dot', 'aria-hidden': 'true' }), t(`status.${kind}`));
 }
 
+/**
+ * The grade of a stored audit ({grade, counts, finished_at} from /api/v1/audit/services or the
+ * kiosk state) as a badge coloured by its letter; null when there is no graded audit.
+ */
+export function gradeBadge(audit, extraClass = '') {
+  if (!audit || !audit.grade) return null;
+  const serious = (audit.counts?.high || 0) + (audit.counts?.critical || 0);
+  const date = audit.finished_at ? new Date(audit.finished_at).toLocaleDateString() : '';
+  const letter = audit.grade[0].toLowerCase();
+  return el('span', {
+    class: `grade grade-${letter} ${extraClass}`.trim(),
+    dataset: { grade: audit.grade, serious: String(serious) },
+    title: t('grade.title', { grade: audit.grade, date, serious }),
+  }, audit.grade);
+}
+
 /** Polite announcements for screen readers plus a visible toast. */
 let toastTimer = 0;
 export function toast(message, kind = 'info') {

@@ -140,9 +140,35 @@ BOOST_AUTO_TEST_CASE(percent_encoded_literal_segment_matches) {
   BOOST_TEST(r.match("GET", "/api/%73ervices").route);
 }
 
-BOOST_AUTO_TEST_CASE(rest_capture_must_be_last) {
+BOOST_AUTO_TEST_CASE(only_literals_may_follow_a_rest_capture) {
   Router r;
-  BOOST_CHECK_THROW(r.add({"GET", "/a/{x:path}/b", named("bad"), Access::Public}), std::logic_error);
+  BOOST_CHECK_THROW(r.add({"GET", "/a/{x:path}/{y}", named("bad"), Access::Public}), std::logic_error);
+  BOOST_CHECK_THROW(r.add({"GET", "/a/{x:path}/b/{y:path}", named("bad"), Access::Public}), std::logic_error);
+  BOOST_CHECK_NO_THROW(r.add({"GET", "/a/{x:path}/b", named("ok"), Access::Public}));
+}
+
+BOOST_AUTO_TEST_CASE(rest_capture_stops_before_its_literal_tail) {
+  auto r = sample();
+  r.add({"GET", "/api/audit/{target_url:path}/report", named("report"), Access::Public});
+  auto m = r.match("GET", "/api/audit/https://example.com/a/report");
+  BOOST_REQUIRE(m.route);
+  BOOST_TEST(m.route->pattern == "/api/audit/{target_url:path}/report");
+  BOOST_TEST(m.params.at("target_url") == "https://example.com/a");
+  auto enc = r.match("GET", "/api/audit/https%3A%2F%2Fexample.com%2Freport/report");
+  BOOST_REQUIRE(enc.route);
+  BOOST_TEST(enc.params.at("target_url") == "https%3A%2F%2Fexample.com%2Freport");
+  // Without the tail, or with nothing before it, the capture-only route (or none) answers.
+  auto plain = r.match("GET", "/api/audit/example.com/reports");
+  BOOST_REQUIRE(plain.route);
+  BOOST_TEST(plain.route->pattern == "/api/audit/{target_url:path}");
+  auto empty = r.match("GET", "/api/audit/report");
+  BOOST_REQUIRE(empty.route);
+  BOOST_TEST(empty.route->pattern == "/api/audit/{target_url:path}");
+  BOOST_TEST(empty.params.at("target_url") == "report");
+  // A longer literal prefix still wins over the capture.
+  auto headers = r.match("GET", "/api/audit/headers/example.com/report");
+  BOOST_REQUIRE(headers.route);
+  BOOST_TEST(headers.route->pattern == "/api/audit/headers/{target_url:path}");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
