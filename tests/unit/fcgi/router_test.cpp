@@ -6,7 +6,7 @@ using namespace dozor::http;
 
 namespace {
 
-Handler named(std::string name) {
+Handler named(const std::string& name) {
   return PublicHandler([name](dozor::handlers::Context&) {
     Response r;
     r.body = name;
@@ -14,7 +14,7 @@ Handler named(std::string name) {
   });
 }
 
-Handler named_for_user(std::string name) {
+Handler named_for_user(const std::string& name) {
   return UserHandler([name](dozor::handlers::UserContext&) {
     Response r;
     r.body = name;
