@@ -52,14 +52,23 @@ bool is_valid_utf8(std::string_view s) {
 std::string to_valid_utf8(std::string_view s) {
   std::string out;
   out.reserve(s.size());
+  // Valid text is copied in runs, not a sequence at a time: every crawled page passes here
+  // (bench/crawl's profile had the per-sequence appends at 6 % of a crawl).
+  std::size_t run = 0;  // where the current run of valid sequences began
   for (std::size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
     Step st = step(s, i);
-    if (st.valid)
-      out.append(s.substr(i, st.bytes));
-    else
+    if (!st.valid) {
+      out.append(s.substr(run, i - run));
       out.append("\xEF\xBF\xBD");
+      run = i + st.bytes;
+    }
     i += st.bytes;
   }
+  out.append(s.substr(run));
   return out;
 }
 

@@ -35,6 +35,11 @@ BOOST_AUTO_TEST_CASE(invalid_sequences_become_replacement_characters) {
   BOOST_TEST(to_valid_utf8("\xED\xA0\x80") == fffd + fffd + fffd);
   BOOST_TEST(is_valid_utf8(to_valid_utf8("\xF0\x9F\x98")));
   BOOST_TEST(to_valid_utf8("пример") == "пример");
+  // Valid runs around the replacements are kept whole: at the start, between and at the end.
+  BOOST_TEST(to_valid_utf8("\x80"
+                           "ab") == fffd + "ab");
+  BOOST_TEST(to_valid_utf8("при\xFFмер \xD0") == "при" + fffd + "мер " + fffd);
+  BOOST_TEST(to_valid_utf8("x\xC3\x28\xE2\x82y€") == "x" + fffd + "(" + fffd + "y€");
 }
 
 BOOST_AUTO_TEST_CASE(prefix_and_length_count_code_points) {
