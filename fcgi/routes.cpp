@@ -56,6 +56,7 @@ Router build_router() {
       {"GET", "/audit/headers/{target_url:path}", usr(h::audit_headers), Access::User},
       {"POST", "/audit/{target_url:path}", usr(h::audit_run), Access::User},
       {"GET", "/compliance/{target_url:path}", usr(h::compliance_check), Access::User},
+      {"GET", "/cms/{target_url:path}", usr(h::cms_detect), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);

@@ -74,5 +74,6 @@ Response audit_full(UserContext& ctx);
 Response audit_evidence(UserContext& ctx);
 Response audit_batch(UserContext& ctx);
 Response compliance_check(UserContext& ctx);
+Response cms_detect(UserContext& ctx);  // handlers/tech.cpp
 
 }  // namespace dozor::handlers
