@@ -14,9 +14,9 @@
 namespace dozor::audit {
 
 struct AuditData {
-  passive::Data passive;        // <dir>/passive/rules.json
-  compliance::Data compliance;  // <dir>/compliance/*.toml (docs/compliance.md)
-  tech::Fingerprints tech;      // <dir>/tech/categories.json, <dir>/tech/technologies/*.json
+  passive::Data passive;         // <dir>/passive/rules.json
+  compliance::Data compliance;   // <dir>/compliance/*.toml (docs/compliance.md)
+  tech::Fingerprints tech;       // <dir>/tech/categories.json, <dir>/tech/technologies/*.json
   tech::VulnLibraries vulnlibs;  // <dir>/vulnlibs/libraries.json
 };
 

@@ -17,10 +17,11 @@
 namespace dozor::audit::tech {
 
 struct TechEvidence {
-  std::string source;  // header | cookie | meta | html | script_src | scripts | url | robots | probe | favicon | implied
-  std::string key;     // header/cookie/meta name, probe path, implying technology's slug
-  std::string url;     // where it was seen
-  std::string match;   // the matched text (cookie values are not shown)
+  std::string
+      source;         // header | cookie | meta | html | script_src | scripts | url | robots | probe | favicon | implied
+  std::string key;    // header/cookie/meta name, probe path, implying technology's slug
+  std::string url;    // where it was seen
+  std::string match;  // the matched text (cookie values are not shown)
 };
 
 struct Detection {

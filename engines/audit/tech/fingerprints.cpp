@@ -14,9 +14,9 @@ namespace {
 
 namespace json = boost::json;
 
-const std::set<std::string> kFields = {"name",   "website", "categories", "headers", "cookies",  "meta",
-                                       "html",   "script_src", "scripts", "url",     "robots",   "probes",
-                                       "favicon_sha256", "implies", "excludes", "description"};
+const std::set<std::string> kFields = {"name",           "website",    "categories", "headers",    "cookies", "meta",
+                                       "html",           "script_src", "scripts",    "url",        "robots",  "probes",
+                                       "favicon_sha256", "implies",    "excludes",   "description"};
 
 std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -75,6 +75,7 @@ std::string lower(std::string s) {
 struct Pending {
   std::vector<std::string> implies, excludes;
   std::string where;
+  bool has_pattern = false;
 };
 
 }  // namespace
@@ -159,12 +160,16 @@ Fingerprints Fingerprints::parse(std::string_view categories_json,
                              : std::string_view(src) == "cookies" ? "cookie"
                              : std::string_view(src) == "meta"    ? "meta"
                                                                   : "probe";
-        auto& list = source == "header" ? fp.headers : source == "cookie" ? fp.cookies : source == "meta" ? fp.meta : fp.probes;
+        auto& list = source == "header"   ? fp.headers
+                     : source == "cookie" ? fp.cookies
+                     : source == "meta"   ? fp.meta
+                                          : fp.probes;
         for (const auto& kv2 : v->as_object()) {
           std::string key(kv2.key());
           if (key.empty()) throw std::runtime_error(where + "." + src + ": an empty name");
           if (source == "header" || source == "meta") key = lower(key);
-          if (source == "probe" && key.front() != '/') throw std::runtime_error(where + ".probes: a path starts with /");
+          if (source == "probe" && key.front() != '/')
+            throw std::runtime_error(where + ".probes: a path starts with /");
           KeyedPattern k;
           k.prefix = source == "cookie" && key.back() == '*';
           if (k.prefix) key.pop_back();
@@ -183,10 +188,7 @@ Fingerprints Fingerprints::parse(std::string_view categories_json,
         fp.favicon_sha256[digest] = index;
         any_pattern = true;
       }
-      Pending p{string_list(*t, "implies", where), string_list(*t, "excludes", where), where};
-      if (!any_pattern && p.implies.empty())
-        throw std::runtime_error(where + ": has no pattern (only technologies implied by others may)");
-      pending.push_back(std::move(p));
+      pending.push_back({string_list(*t, "implies", where), string_list(*t, "excludes", where), where, any_pattern});
       fp.by_slug[slug] = index;
       fp.technologies.push_back(std::move(tech));
     }
@@ -202,6 +204,13 @@ Fingerprints Fingerprints::parse(std::string_view categories_json,
       }
     }
   }
+  // A technology without patterns is only ever implied: one nobody implies could never be found.
+  std::vector<bool> implied(fp.technologies.size(), false);
+  for (const auto& t : fp.technologies)
+    for (std::size_t i : t.implies) implied[i] = true;
+  for (std::size_t i = 0; i < pending.size(); ++i)
+    if (!pending[i].has_pattern && !implied[i])
+      throw std::runtime_error(pending[i].where + ": has no pattern and no technology implies it");
   for (auto* set : {&fp.html, &fp.script_src, &fp.scripts, &fp.url, &fp.robots}) set->compile();
   return fp;
 }
@@ -213,7 +222,8 @@ Fingerprints Fingerprints::load(const std::filesystem::path& audit_data_dir) {
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir / "technologies", ec))
     if (e.path().extension() == ".json") paths.push_back(e.path());
-  if (ec) throw std::runtime_error("technologies: cannot list " + (dir / "technologies").string() + ": " + ec.message());
+  if (ec)
+    throw std::runtime_error("technologies: cannot list " + (dir / "technologies").string() + ": " + ec.message());
   if (paths.empty()) throw std::runtime_error("technologies: no *.json in " + (dir / "technologies").string());
   std::sort(paths.begin(), paths.end());
   std::vector<std::pair<std::string, std::string>> files;

@@ -50,8 +50,8 @@ struct Fingerprints {
   std::vector<KeyedPattern> headers;
   std::vector<KeyedPattern> cookies;
   std::vector<KeyedPattern> meta;
-  std::vector<KeyedPattern> probes;                       // key = path; the body must match (2xx only)
-  std::map<std::string, std::size_t> favicon_sha256;      // hex digest of /favicon.ico → technology
+  std::vector<KeyedPattern> probes;                   // key = path; the body must match (2xx only)
+  std::map<std::string, std::size_t> favicon_sha256;  // hex digest of /favicon.ico → technology
 
   // The paths to request for probes (robots.txt and /favicon.ico included when used), at most
   // limits::tech::kProbes, in a stable order.

@@ -2,9 +2,9 @@
 
 #include <boost/json/array.hpp>
 
+#include "engines/audit/tech/probes.hpp"
 #include "engines/crawl/charset.hpp"
 #include "engines/crawl/html_extract.hpp"
-#include "engines/audit/tech/probes.hpp"
 #include "engines/limits.hpp"
 
 namespace dozor::audit::tech {
@@ -63,8 +63,8 @@ SiteReport detect_site(const std::string& target, const net::EgressPolicy& polic
     html = crawl::to_utf8(page.body, content_type);
     facts = crawl::extract_html(html, page.final_url);
   }
-  crawl::PageSeen seen{page.final_url, 0, page.status, page.exchanges, is_html ? &html : nullptr,
-                       is_html ? &facts : nullptr};
+  crawl::PageSeen seen{
+      page.final_url, 0, page.status, page.exchanges, is_html ? &html : nullptr, is_html ? &facts : nullptr};
   detector.page(seen);
   scanner.page(seen);
 

@@ -17,7 +17,7 @@ namespace dozor::audit::tech {
 
 struct SiteReport {
   std::string target;
-  std::string url;                   // the page's final URL
+  std::string url;  // the page's final URL
   int status = 0;
   std::optional<std::string> error;  // the page could not be fetched
   std::vector<Detection> technologies;

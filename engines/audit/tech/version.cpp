@@ -34,7 +34,8 @@ std::vector<Part> parts_of(std::string_view v) {
       out.push_back(std::move(p));
     } else if (alpha(v[i])) {
       Part p;
-      while (i < v.size() && alpha(v[i])) p.text.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(v[i++]))));
+      while (i < v.size() && alpha(v[i]))
+        p.text.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(v[i++]))));
       out.push_back(std::move(p));
     } else {
       ++i;  // separators: . - _

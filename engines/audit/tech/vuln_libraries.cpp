@@ -49,7 +49,8 @@ void add_patterns(const json::object& lib, const char* key, std::size_t owner, P
     p.regex = regex;
     p.re = compile_pattern(regex, where + "." + key);
     if (p.re->NumberOfCapturingGroups() != 1)
-      throw std::runtime_error(where + ": " + std::string(item.as_string()) + ": use (?:…) — {version} is the one group");
+      throw std::runtime_error(where + ": " + std::string(item.as_string()) +
+                               ": use (?:…) — {version} is the one group");
     p.version = "\\1";
     set.add(std::move(p));
   }
@@ -60,17 +61,19 @@ std::string file_name(const std::string& url) {
   std::string path = u ? std::string(u->path()) : url;
   auto slash = path.rfind('/');
   std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return name;
 }
 
 }  // namespace
 
-std::vector<const Advisory*> VulnLibraries::affecting(std::size_t library, std::string_view version) const {
+std::vector<const Advisory*> VulnLibraries::affecting(std::size_t library, std::string_view seen) const {
   std::vector<const Advisory*> out;
   for (const auto& a : libraries.at(library).advisories)
-    if (version_in_range(version, a.at_or_above, a.below)) out.push_back(&a);
-  std::stable_sort(out.begin(), out.end(), [](const Advisory* a, const Advisory* b) { return a->severity > b->severity; });
+    if (version_in_range(seen, a.at_or_above, a.below)) out.push_back(&a);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Advisory* a, const Advisory* b) { return a->severity > b->severity; });
   return out;
 }
 
@@ -110,8 +113,7 @@ VulnLibraries VulnLibraries::parse(std::string_view text) {
     add_patterns(*lo, "uri", index, d.uri, where);
     add_patterns(*lo, "filecontent", index, d.filecontent, where);
     const auto* advisories = lo->if_contains("advisories");
-    if (!advisories || !advisories->is_array())
-      throw std::runtime_error(where + ": \"advisories\" must be an array");
+    if (!advisories || !advisories->is_array()) throw std::runtime_error(where + ": \"advisories\" must be an array");
     for (const auto& av : advisories->as_array()) {
       const auto* ao = av.if_object();
       if (!ao) throw std::runtime_error(where + ": an advisory must be an object");
@@ -126,11 +128,12 @@ VulnLibraries VulnLibraries::parse(std::string_view text) {
       if (!sev) throw std::runtime_error(aw + ": unknown severity");
       a.severity = *sev;
       a.at_or_above = str(*ao, "at_or_above", aw, false);
-      a.below = str(*ao, "below", aw);
+      a.below = str(*ao, "below", aw, false);  // absent: no fixed release
       a.summary = str(*ao, "summary", aw);
       for (const auto* bound : {&a.at_or_above, &a.below})
-        if (!bound->empty() && !plausible_version(*bound)) throw std::runtime_error(aw + ": " + *bound + " is no version");
-      if (!a.at_or_above.empty() && compare_versions(a.at_or_above, a.below) >= 0)
+        if (!bound->empty() && !plausible_version(*bound))
+          throw std::runtime_error(aw + ": " + *bound + " is no version");
+      if (!a.at_or_above.empty() && !a.below.empty() && compare_versions(a.at_or_above, a.below) >= 0)
         throw std::runtime_error(aw + ": at_or_above is not below \"below\"");
       lib.advisories.push_back(std::move(a));
     }
@@ -211,7 +214,9 @@ std::vector<LibraryHit> LibraryScanner::vulnerable() const {
   return out;
 }
 
-Severity worst(const LibraryHit& hit) { return hit.advisories.empty() ? Severity::Info : hit.advisories.front()->severity; }
+Severity worst(const LibraryHit& hit) {
+  return hit.advisories.empty() ? Severity::Info : hit.advisories.front()->severity;
+}
 
 boost::json::array to_json(const std::vector<LibraryHit>& hits) {
   json::array out;
@@ -223,7 +228,7 @@ boost::json::array to_json(const std::vector<LibraryHit>& hits) {
       advisories.push_back(json::object{{"id", a->id},
                                         {"identifiers", std::move(ids)},
                                         {"severity", to_string(a->severity)},
-                                        {"fixed_in", a->below},
+                                        {"fixed_in", a->below.empty() ? json::value(nullptr) : json::value(a->below)},
                                         {"summary", a->summary}});
     }
     json::array evidence;
@@ -244,16 +249,20 @@ std::vector<Finding> findings_of(const std::vector<LibraryHit>& hits) {
   for (const auto& h : hits) {
     if (h.advisories.empty()) continue;
     Finding f;
-    f.check = "vulnerable-js-library";
+    f.check = "vulnerable-js-" + h.library->id;
     f.title = "Vulnerable JavaScript library: " + h.library->name + " " + h.version;
     f.severity = worst(h);
     f.confidence = "firm";
     f.owasp = "A06:2021";
     f.cwe = 1104;
     std::string fixed;
+    bool no_fix = false;
     for (const auto* a : h.advisories) {
       for (const auto& id : a->ids) f.references.push_back(id);
-      if (fixed.empty() || compare_versions(a->below, fixed) > 0) fixed = a->below;
+      if (a->below.empty())
+        no_fix = true;
+      else if (fixed.empty() || compare_versions(a->below, fixed) > 0)
+        fixed = a->below;
     }
     f.description = h.library->name + " " + h.version + " is affected by " + std::to_string(h.advisories.size()) +
                     " known advisor" + (h.advisories.size() == 1 ? "y" : "ies") + ": ";
@@ -263,10 +272,14 @@ std::vector<Finding> findings_of(const std::vector<LibraryHit>& hits) {
                        h.advisories[i]->summary;
     }
     f.description += ".";
-    f.recommendation = "Upgrade " + h.library->name + " to " + fixed +
-                       " or later (the latest release of its line), or remove it if it is no longer used.";
-    for (const auto& s : h.sightings)
-      f.evidence.push_back({s.script, s.match, "loaded by " + s.page, std::nullopt});
+    if (no_fix)
+      f.recommendation = "Replace " + h.library->name + ": some of its advisories have no fixed release" +
+                         (fixed.empty() ? std::string() : " (others are fixed in " + fixed + ")") +
+                         "; remove it if it is no longer used.";
+    else
+      f.recommendation = "Upgrade " + h.library->name + " to " + fixed +
+                         " or later (the latest release of its line), or remove it if it is no longer used.";
+    for (const auto& s : h.sightings) f.evidence.push_back({s.script, s.match, "loaded by " + s.page, std::nullopt});
     out.push_back(std::move(f));
   }
   return out;

@@ -41,7 +41,7 @@ struct VulnLibraries {
   PatternSet filecontent;  // script text (inline, or fetched): banners
 
   // The advisories of `library` that `version` is affected by, worst first.
-  std::vector<const Advisory*> affecting(std::size_t library, std::string_view version) const;
+  std::vector<const Advisory*> affecting(std::size_t library, std::string_view seen) const;
 
   // Throws std::runtime_error naming the problem (bad JSON, unknown severity, a regex without
   // {version}, an advisory without an id or a "below" that is no version).
