@@ -116,6 +116,7 @@ namespace dozor::limits::tech {
 inline constexpr std::size_t kHtmlBytes = std::size_t{1} << 20;  // HTML of one page the fingerprints read
 inline constexpr std::size_t kProbeBodyBytes = 256 * 1024;       // body of robots.txt or a probe read
 inline constexpr std::size_t kProbes = 12;                       // distinct probe paths requested per site
+inline constexpr int kProbeRedirects = 2;                        // redirects a probe follows
 inline constexpr std::size_t kEvidencePerTechnology = 5;         // places kept per detected technology
 inline constexpr std::size_t kEvidencePerLibrary = 10;           // script URLs kept per vulnerable library
 inline constexpr std::size_t kVersionChars = 20;                 // a captured version longer than this is dropped

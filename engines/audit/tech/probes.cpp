@@ -27,7 +27,7 @@ std::size_t queue_probes(const std::string& page_url, const Fingerprints& fp, ne
     net::FetchRequest req;
     req.url = url;
     req.headers = {"Accept: */*"};
-    req.max_redirects = 0;
+    req.max_redirects = limits::tech::kProbeRedirects;  // http → https, or a trailing slash
     req.verify_tls = verify_tls;
     req.oversize_is_error = false;
     session.submit(std::move(req), [&detector, url, path](net::CheckOutcome o) {

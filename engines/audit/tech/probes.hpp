@@ -1,7 +1,7 @@
 #pragma once
 // The cheap probes of technology detection (docs/audit.md "Technologies"): robots.txt,
 // /favicon.ico (its SHA-256) and the few readme/license/asset paths the fingerprints name, each
-// one GET without following redirects, a 2xx answer read up to limits::tech::kProbeBodyBytes
+// one GET (at most limits::tech::kProbeRedirects redirects), a 2xx answer read up to limits::tech::kProbeBodyBytes
 // and matched against a body pattern (so a catch-all 200 page proves nothing).
 #include <chrono>
 #include <string>
