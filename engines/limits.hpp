@@ -113,15 +113,15 @@ inline constexpr std::size_t kBatchAuditConcurrency = 4;  // audits of one batch
 
 // Technology detection and vulnerable JavaScript libraries (engines/audit/tech, docs/audit.md).
 namespace dozor::limits::tech {
-inline constexpr std::size_t kHtmlBytes = std::size_t{1} << 20;  // HTML of one page the fingerprints read
-inline constexpr std::size_t kProbeBodyBytes = 256 * 1024;       // body of robots.txt or a probe read
-inline constexpr std::size_t kProbes = 12;                       // distinct probe paths requested per site
-inline constexpr int kProbeRedirects = 2;                        // redirects a probe follows
-inline constexpr std::size_t kEvidencePerTechnology = 5;         // places kept per detected technology
-inline constexpr std::size_t kEvidencePerLibrary = 10;           // script URLs kept per vulnerable library
-inline constexpr std::size_t kVersionChars = 20;                 // a captured version longer than this is dropped
-inline constexpr std::size_t kMatchExcerptChars = 160;           // the matched text shown as evidence
-inline constexpr std::size_t kScriptBodies = 10;                 // scripts fetched for banners (route only)
+inline constexpr std::size_t kHtmlBytes = std::size_t{1} << 20;          // HTML of one page the fingerprints read
+inline constexpr std::size_t kProbeBodyBytes = std::size_t{256} * 1024;  // body of robots.txt or a probe read
+inline constexpr std::size_t kProbes = 12;                               // distinct probe paths requested per site
+inline constexpr int kProbeRedirects = 2;                                // redirects a probe follows
+inline constexpr std::size_t kEvidencePerTechnology = 5;                 // places kept per detected technology
+inline constexpr std::size_t kEvidencePerLibrary = 10;                   // script URLs kept per vulnerable library
+inline constexpr std::size_t kVersionChars = 20;        // a captured version longer than this is dropped
+inline constexpr std::size_t kMatchExcerptChars = 160;  // the matched text shown as evidence
+inline constexpr std::size_t kScriptBodies = 10;        // scripts fetched for banners (route only)
 }  // namespace dozor::limits::tech
 
 // The DOCX report of an audit (engines/report, docs/audit.md "DOCX reports").

@@ -14,7 +14,7 @@ void TechObserver::finish(const crawl::CrawlResult&, AuditParts& out) {
   for (auto& f : findings_of(shared_->libraries.vulnerable())) out.findings.push_back(std::move(f));
 }
 
-Step probe_step(std::shared_ptr<Shared> shared) {
+Step probe_step(const std::shared_ptr<Shared>& shared) {
   return {"technology-probes", [shared](const StepInput& in, AuditParts&) {
             net::ScanSession session(in.policy, in.scan);
             // The audit's target is where the crawl starts; the probes go to its origin. A

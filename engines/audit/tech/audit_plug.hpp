@@ -30,7 +30,7 @@ class TechObserver : public PageObserver {
   std::shared_ptr<Shared> shared_;
 };
 
-Step probe_step(std::shared_ptr<Shared> shared);
+Step probe_step(const std::shared_ptr<Shared>& shared);
 
 // Adds the probe step and the observer to `plan`.
 void add_to_plan(AuditPlan& plan, const Fingerprints& fp, const VulnLibraries& libs);

@@ -146,6 +146,7 @@ std::vector<Detection> Detector::results() const {
     out[index] = std::move(d);
   }
   std::vector<std::size_t> work;
+  work.reserve(out.size());
   for (const auto& [index, d] : out) work.push_back(index);
   while (!work.empty()) {
     std::size_t i = work.back();

@@ -1,6 +1,7 @@
 #include "engines/audit/tech/fingerprints.hpp"
 
 #include <algorithm>
+#include <array>
 #include <boost/json/parse.hpp>
 #include <fstream>
 #include <set>
@@ -14,9 +15,9 @@ namespace {
 
 namespace json = boost::json;
 
-const std::set<std::string> kFields = {"name",           "website",    "categories", "headers",    "cookies", "meta",
-                                       "html",           "script_src", "scripts",    "url",        "robots",  "probes",
-                                       "favicon_sha256", "implies",    "excludes",   "description"};
+constexpr std::array<std::string_view, 16> kFields = {
+    "name",    "website", "categories", "headers", "cookies", "meta",           "html",     "script_src",
+    "scripts", "url",     "robots",     "probes",  "implies", "favicon_sha256", "excludes", "description"};
 
 std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -116,12 +117,13 @@ Fingerprints Fingerprints::parse(std::string_view categories_json,
     if (!tv || !tv->is_object()) throw std::runtime_error(file + ": \"technologies\" must be an object");
     for (const auto& kv : tv->as_object()) {
       std::string slug(kv.key());
-      std::string where = file + ": " + slug;
+      std::string where = file;
+      where.append(": ").append(slug);
       const auto* t = kv.value().if_object();
       if (!t) throw std::runtime_error(where + ": must be an object");
       if (fp.by_slug.count(slug)) throw std::runtime_error(where + ": defined twice");
       for (const auto& f : *t)
-        if (!kFields.count(std::string(f.key())))
+        if (std::find(kFields.begin(), kFields.end(), std::string_view(f.key())) == kFields.end())
           throw std::runtime_error(where + ": unknown field \"" + std::string(f.key()) + "\"");
       std::size_t index = fp.technologies.size();
       Technology tech;
@@ -135,7 +137,7 @@ Fingerprints Fingerprints::parse(std::string_view categories_json,
       if (categories.empty()) throw std::runtime_error(where + ": needs at least one category");
       for (const auto& c : categories) {
         auto it = cat_index.find(c);
-        if (it == cat_index.end()) throw std::runtime_error(where + ": unknown category \"" + c + "\"");
+        if (it == cat_index.end()) throw std::runtime_error((where + ": unknown category \"").append(c).append("\""));
         tech.categories.push_back(it->second);
       }
       bool any_pattern = false;
@@ -175,7 +177,9 @@ Fingerprints Fingerprints::parse(std::string_view categories_json,
           if (k.prefix) key.pop_back();
           k.key = key;
           for (const auto* pv : pattern_values(kv2.value())) {
-            k.pattern = parse_pattern(*pv, index, source, where + "." + src + "." + key);
+            std::string at = where;
+            at.append(".").append(src).append(".").append(key);
+            k.pattern = parse_pattern(*pv, index, source, at);
             k.pattern.key = key;
             list.push_back(k);
             any_pattern = true;
@@ -227,6 +231,7 @@ Fingerprints Fingerprints::load(const std::filesystem::path& audit_data_dir) {
   if (paths.empty()) throw std::runtime_error("technologies: no *.json in " + (dir / "technologies").string());
   std::sort(paths.begin(), paths.end());
   std::vector<std::pair<std::string, std::string>> files;
+  files.reserve(paths.size());
   for (const auto& p : paths) files.emplace_back("technologies/" + p.filename().string(), read_file(p));
   return parse(categories, files);
 }

@@ -30,7 +30,7 @@ std::size_t queue_probes(const std::string& page_url, const Fingerprints& fp, ne
     req.max_redirects = limits::tech::kProbeRedirects;  // http → https, or a trailing slash
     req.verify_tls = verify_tls;
     req.oversize_is_error = false;
-    session.submit(std::move(req), [&detector, url, path](net::CheckOutcome o) {
+    session.submit(std::move(req), [&detector, url, path](const net::CheckOutcome& o) {
       if (!o.responded || o.kind != net::CheckError::None) return;
       std::string_view body(o.body);
       if (body.size() > limits::tech::kProbeBodyBytes) body = body.substr(0, limits::tech::kProbeBodyBytes);

@@ -79,7 +79,7 @@ SiteReport detect_site(const std::string& target, const net::EgressPolicy& polic
     sr.verify_tls = verify;
     sr.oversize_is_error = false;
     std::string src = s.src, page_url = page.final_url;
-    session.submit(std::move(sr), [&scanner, src, page_url](net::CheckOutcome o) {
+    session.submit(std::move(sr), [&scanner, src, page_url](const net::CheckOutcome& o) {
       if (o.responded && o.kind == net::CheckError::None && o.status >= 200 && o.status < 300)
         scanner.script_text(std::string_view(o.body).substr(0, limits::tech::kProbeBodyBytes), src, page_url);
     });

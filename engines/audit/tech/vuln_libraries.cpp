@@ -41,7 +41,7 @@ void add_patterns(const json::object& lib, const char* key, std::size_t owner, P
     std::string regex(item.as_string());
     auto at = regex.find("{version}");
     if (at == std::string::npos || regex.find("{version}", at + 1) != std::string::npos)
-      throw std::runtime_error(where + ": " + regex + ": needs {version} exactly once");
+      throw std::runtime_error(where + ": " + regex.append(": needs {version} exactly once"));
     regex.replace(at, 9, kVersionGroup);
     Pattern p;
     p.owner = owner;
