@@ -112,6 +112,19 @@ inline constexpr int kEvidenceListMax = 100;
 inline constexpr std::size_t kBatchAuditConcurrency = 4;  // audits of one batch in flight at once
 }  // namespace dozor::limits
 
+// Technology detection and vulnerable JavaScript libraries (engines/audit/tech, docs/audit.md).
+namespace dozor::limits::tech {
+inline constexpr std::size_t kHtmlBytes = std::size_t{1} << 20;          // HTML of one page the fingerprints read
+inline constexpr std::size_t kProbeBodyBytes = std::size_t{256} * 1024;  // body of robots.txt or a probe read
+inline constexpr std::size_t kProbes = 12;                               // distinct probe paths requested per site
+inline constexpr int kProbeRedirects = 2;                                // redirects a probe follows
+inline constexpr std::size_t kEvidencePerTechnology = 5;                 // places kept per detected technology
+inline constexpr std::size_t kEvidencePerLibrary = 10;                   // script URLs kept per vulnerable library
+inline constexpr std::size_t kVersionChars = 20;        // a captured version longer than this is dropped
+inline constexpr std::size_t kMatchExcerptChars = 160;  // the matched text shown as evidence
+inline constexpr std::size_t kScriptBodies = 10;        // scripts fetched for banners (route only)
+}  // namespace dozor::limits::tech
+
 // The DOCX report of an audit (engines/report, docs/audit.md "DOCX reports").
 namespace dozor::limits::report {
 inline constexpr std::size_t kTopFindings = 5;          // findings named in the executive summary

@@ -58,6 +58,7 @@ Router build_router() {
       {"GET", "/audit/{target_url:path}/report", usr(h::audit_report), Access::User},
       {"GET", "/audit/services", usr(h::audit_service_grades), Access::User},
       {"GET", "/compliance/{target_url:path}", usr(h::compliance_check), Access::User},
+      {"GET", "/cms/{target_url:path}", usr(h::cms_detect), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);

@@ -6,6 +6,7 @@
 #include "engines/audit/batch.hpp"
 #include "engines/audit/full_audit.hpp"
 #include "engines/audit/store.hpp"
+#include "engines/audit/tech/audit_plug.hpp"
 #include "engines/report/audit_report.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/scan_params.hpp"
@@ -38,7 +39,9 @@ void apply_crawl_params(const http::Request& request, audit::AuditOptions& o) {
 // observers; TLS, exposures as steps; geolocation for "full") are added here.
 audit::AuditPlan plan_for(const App& app, const std::string& kind) {
   (void)kind;
-  return audit::standard_plan(app.audit_data->passive);
+  auto plan = audit::standard_plan(app.audit_data->passive);
+  audit::tech::add_to_plan(plan, app.audit_data->tech, app.audit_data->vulnlibs);
+  return plan;
 }
 
 Response run_and_store(UserContext& ctx, const char* kind) {

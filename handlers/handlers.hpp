@@ -76,5 +76,6 @@ Response audit_report(UserContext& ctx);
 Response audit_service_grades(UserContext& ctx);  // the DOCX of the latest stored audit
 Response audit_batch(UserContext& ctx);
 Response compliance_check(UserContext& ctx);
+Response cms_detect(UserContext& ctx);  // handlers/tech.cpp
 
 }  // namespace dozor::handlers

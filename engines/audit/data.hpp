@@ -8,12 +8,16 @@
 
 #include "engines/audit/compliance/data.hpp"
 #include "engines/audit/passive/data.hpp"
+#include "engines/audit/tech/fingerprints.hpp"
+#include "engines/audit/tech/vuln_libraries.hpp"
 
 namespace dozor::audit {
 
 struct AuditData {
-  passive::Data passive;        // <dir>/passive/rules.json
-  compliance::Data compliance;  // <dir>/compliance/*.toml (docs/compliance.md)
+  passive::Data passive;         // <dir>/passive/rules.json
+  compliance::Data compliance;   // <dir>/compliance/*.toml (docs/compliance.md)
+  tech::Fingerprints tech;       // <dir>/tech/categories.json, <dir>/tech/technologies/*.json
+  tech::VulnLibraries vulnlibs;  // <dir>/vulnlibs/libraries.json
 };
 
 // Reads and validates everything under `dir`; throws with the file's name on any error.

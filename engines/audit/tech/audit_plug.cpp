@@ -1,0 +1,33 @@
+#include "engines/audit/tech/audit_plug.hpp"
+
+#include "engines/audit/tech/probes.hpp"
+
+namespace dozor::audit::tech {
+
+void TechObserver::observe(const crawl::PageSeen& page) {
+  shared_->detector.page(page);
+  shared_->libraries.page(page);
+}
+
+void TechObserver::finish(const crawl::CrawlResult&, AuditParts& out) {
+  out.parts["technologies"] = to_json(shared_->detector.results(), shared_->fp);
+  for (auto& f : findings_of(shared_->libraries.vulnerable())) out.findings.push_back(std::move(f));
+}
+
+Step probe_step(const std::shared_ptr<Shared>& shared) {
+  return {"technology-probes", [shared](const StepInput& in, AuditParts&) {
+            net::ScanSession session(in.policy, in.scan);
+            // The audit's target is where the crawl starts; the probes go to its origin. A
+            // certificate problem is the TLS check's finding, not a reason to see nothing here.
+            queue_probes(in.target, shared->fp, session, shared->detector, false);
+            session.run(in.deadline);
+          }};
+}
+
+void add_to_plan(AuditPlan& plan, const Fingerprints& fp, const VulnLibraries& libs) {
+  auto shared = std::make_shared<Shared>(fp, libs);
+  plan.before_crawl.push_back(probe_step(shared));
+  plan.observers.push_back(std::make_unique<TechObserver>(shared));
+}
+
+}  // namespace dozor::audit::tech

@@ -1,0 +1,22 @@
+#pragma once
+// The cheap probes of technology detection (docs/audit.md "Technologies"): robots.txt,
+// /favicon.ico (its SHA-256) and the few readme/license/asset paths the fingerprints name, each
+// one GET (at most limits::tech::kProbeRedirects redirects), a 2xx answer read up to limits::tech::kProbeBodyBytes
+// and matched against a body pattern (so a catch-all 200 page proves nothing).
+#include <chrono>
+#include <string>
+
+#include "engines/audit/tech/detector.hpp"
+#include "engines/net/scan_client.hpp"
+
+namespace dozor::audit::tech {
+
+// Queues the probes of `fp` against the origin of `page_url` on `session`; the answers go to
+// `detector` from session.run(). Returns how many were queued.
+std::size_t queue_probes(const std::string& page_url, const Fingerprints& fp, net::ScanSession& session,
+                         Detector& detector, bool verify_tls);
+
+// "https://host:port" + path.
+std::string origin_path(const std::string& url, const std::string& path);
+
+}  // namespace dozor::audit::tech

@@ -1,0 +1,260 @@
+// Technology detection over pages, robots.txt and probes: versions, confidence, implies,
+// excludes, evidence, and no false positives on a plain page (docs/audit.md "Technologies").
+#include "engines/audit/tech/detector.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+
+#include "engines/audit/tech/audit_plug.hpp"
+#include "engines/crawl/html_extract.hpp"
+
+using namespace dozor;
+using namespace dozor::audit;
+using namespace dozor::audit::tech;
+
+namespace {
+
+const Fingerprints& shipped() {
+  static const Fingerprints fp = Fingerprints::load(std::filesystem::path(DOZOR_SOURCE_DIR) / "share" / "audit");
+  return fp;
+}
+
+const VulnLibraries& libraries() {
+  static const VulnLibraries l = VulnLibraries::load(std::filesystem::path(DOZOR_SOURCE_DIR) / "share" / "audit");
+  return l;
+}
+
+net::Exchange answer(const std::string& url, std::vector<net::HeaderField> headers) {
+  net::Exchange x;
+  x.url = url;
+  x.status = 200;
+  x.response_headers = std::move(headers);
+  return x;
+}
+
+// Feeds one page to `d` as the crawler would (HTML read by gumbo).
+void feed(Detector& d, const std::string& url, const std::string& html, std::vector<net::HeaderField> headers = {}) {
+  std::vector<net::Exchange> exchanges{answer(url, std::move(headers))};
+  auto facts = crawl::extract_html(html, url);
+  d.page(crawl::PageSeen{url, 0, 200, exchanges, &html, &facts});
+}
+
+std::vector<Detection> detect(const std::string& html, std::vector<net::HeaderField> headers = {},
+                              const std::string& url = "https://site.test/") {
+  Detector d(shipped());
+  feed(d, url, html, std::move(headers));
+  return d.results();
+}
+
+const Detection* find(const std::vector<Detection>& ds, const std::string& slug) {
+  for (const auto& d : ds)
+    if (d.tech->slug == slug) return &d;
+  return nullptr;
+}
+
+std::string slugs(const std::vector<Detection>& ds) {
+  std::string out;
+  for (const auto& d : ds) out += d.tech->slug + " ";
+  return out;
+}
+
+const std::string kPlain =
+    "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Plain</title>"
+    "<meta name='description' content='A plain page'><link rel='stylesheet' href='/style.css'></head>"
+    "<body><h1>Hello</h1><p>Nothing but text, a <a href='/about'>link</a> and an image.</p>"
+    "<img src='/logo.png' alt='logo'><script src='/app.js'></script>"
+    "<script>document.querySelector('h1').textContent += '!';</script>"
+    "<form action='/search'><input name='q'></form></body></html>";
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(tech_detector)
+
+BOOST_AUTO_TEST_CASE(a_plain_page_yields_nothing_but_its_server) {
+  auto ds = detect(kPlain);
+  BOOST_TEST(ds.empty(), slugs(ds));
+  ds = detect(kPlain, {{"server", "nginx/1.22.1"}, {"content-type", "text/html"}});
+  BOOST_TEST(ds.size() == 1u, slugs(ds));
+  BOOST_REQUIRE(find(ds, "nginx"));
+  BOOST_TEST(find(ds, "nginx")->version == "1.22.1");
+}
+
+BOOST_AUTO_TEST_CASE(wordpress_is_found_with_its_version_categories_and_implied_php_and_mysql) {
+  std::string html =
+      "<html><head><meta name='generator' content='WordPress 6.4.2'>"
+      "<link rel='stylesheet' href='/wp-content/themes/twentyone/style.css'>"
+      "<script src='/wp-includes/js/jquery/jquery.min.js?ver=3.7.1'></script></head><body></body></html>";
+  auto ds = detect(html, {{"link", "<https://site.test/wp-json/>; rel=\"https://api.w.org/\""}});
+  const auto* wp = find(ds, "wordpress");
+  BOOST_REQUIRE(wp);
+  BOOST_TEST(wp->version == "6.4.2");
+  BOOST_TEST(wp->confidence == 100);
+  BOOST_TEST(wp->tech->website == "https://wordpress.org");
+  BOOST_TEST(wp->evidence.size() >= 3u);
+  const auto* php = find(ds, "php");
+  BOOST_REQUIRE(php);
+  BOOST_TEST(php->evidence.front().source == "implied");
+  BOOST_TEST(php->evidence.front().key == "wordpress");
+  BOOST_TEST(find(ds, "mysql"));
+  const auto* jq = find(ds, "jquery");
+  BOOST_REQUIRE(jq);
+  BOOST_TEST(jq->version == "3.7.1");
+  auto j = to_json(ds, shipped());
+  const auto& first = j.at(0).as_object();
+  BOOST_TEST(first.contains("name"));
+  BOOST_TEST(first.at("categories").is_array());
+  BOOST_TEST(first.at("evidence").is_array());
+}
+
+BOOST_AUTO_TEST_CASE(bitrix_is_found_from_headers_and_cookies_without_showing_cookie_values) {
+  auto ds = detect("<html><body><p>x</p></body></html>", {{"x-powered-cms", "Bitrix Site Manager (DEMO)"},
+                                                          {"set-cookie", "BITRIX_SM_GUEST_ID=8134; path=/; HttpOnly"},
+                                                          {"x-powered-by", "PHP/8.1.2"}});
+  const auto* bx = find(ds, "1c-bitrix");
+  BOOST_REQUIRE(bx);
+  BOOST_TEST(bx->confidence == 100);
+  bool cookie = false;
+  for (const auto& e : bx->evidence)
+    if (e.source == "cookie") {
+      cookie = true;
+      BOOST_TEST(e.key == "BITRIX_SM_");
+      BOOST_TEST(e.match.empty());
+    }
+  BOOST_TEST(cookie);
+  const auto* php = find(ds, "php");
+  BOOST_REQUIRE(php);
+  BOOST_TEST(php->version == "8.1.2");  // detected itself: its own evidence, not "implied"
+  BOOST_TEST(php->evidence.front().source == "header");
+}
+
+BOOST_AUTO_TEST_CASE(implies_are_transitive) {
+  auto ds = detect("<html><body><img src='/wa-data/public/shop/products/1.jpg'></body></html>");
+  BOOST_TEST(find(ds, "shop-script"));
+  BOOST_TEST(find(ds, "webasyst"));  // shop-script → webasyst
+  BOOST_TEST(find(ds, "php"));       // → php
+}
+
+BOOST_AUTO_TEST_CASE(confidence_sums_distinct_patterns_caps_at_100_and_counts_a_pattern_once) {
+  std::string cats = R"({"format":1,"version":"t","categories":{"cms":"CMS"}})";
+  std::string techs = R"({"format":1,"version":"t","technologies":{
+    "x":{"name":"X","categories":["cms"],"html":[{"regex":"x-one","confidence":30},{"regex":"x-two","confidence":30},
+      {"regex":"x-three","confidence":50}]},
+    "a":{"name":"A","categories":["cms"],"html":"a-mark","excludes":["b"]},
+    "b":{"name":"B","categories":["cms"],"html":"b-mark"}}})";
+  auto fp = Fingerprints::parse(cats, {{"t.json", techs}});
+  Detector d(fp);
+  feed(d, "https://s.test/1", "<p>x-one</p>");
+  feed(d, "https://s.test/2", "<p>x-one again</p>");  // the same pattern on another page: still 30
+  auto ds = d.results();
+  BOOST_REQUIRE(ds.size() == 1u);
+  BOOST_TEST(ds[0].confidence == 30);
+  feed(d, "https://s.test/3", "<p>x-two</p>");
+  BOOST_TEST(d.results()[0].confidence == 60);
+  feed(d, "https://s.test/4", "<p>x-three</p>");
+  BOOST_TEST(d.results()[0].confidence == 100);  // 110, capped
+  // Excludes: A seen removes B.
+  feed(d, "https://s.test/5", "<p>b-mark</p>");
+  BOOST_TEST(d.results().size() == 2u);
+  feed(d, "https://s.test/6", "<p>a-mark</p>");
+  auto final = d.results();
+  BOOST_TEST(final.size() == 2u);
+  for (const auto& x : final) BOOST_TEST(x.tech->slug != "b");
+}
+
+BOOST_AUTO_TEST_CASE(the_most_specific_newest_version_wins) {
+  BOOST_TEST(best_version({"3", "3.4", "3.4.1", "3.3.9"}) == "3.4.1");
+  BOOST_TEST(best_version({"1.12.4", "1.9.1"}) == "1.12.4");
+  BOOST_TEST(best_version({}).empty());
+}
+
+BOOST_AUTO_TEST_CASE(russian_services_are_found_in_inline_scripts_and_script_urls) {
+  std::string html =
+      "<html><head><script src='https://static.tildacdn.com/js/tilda-scripts-3.0.min.js'></script>"
+      "<script>(function(m,e,t,r,i,k,a){m[i]=m[i]||function(){};})(window, document, 'script', "
+      "'https://mc.yandex.ru/metrika/tag.js', 'ym'); ym(12345678, 'init', {clickmap:true});</script>"
+      "<script>var _tmr = window._tmr || (window._tmr = []); _tmr.push({id: '3300000', type: 'pageView'});</script>"
+      "<script src='//code.jivo.ru/widget/AbCdEf' async></script>"
+      "<script src='https://api-maps.yandex.ru/2.1/?lang=ru_RU'></script>"
+      "<script src='https://vk.com/js/api/openapi.js?169'></script>"
+      "<script>VK.Retargeting.Init('VK-RTRG-123456-abcde'); VK.Retargeting.Hit();</script>"
+      "</head><body><div id='allrecords' class='t-records'></div></body></html>";
+  auto ds = detect(html);
+  for (const char* slug :
+       {"tilda", "yandex-metrica", "top-mail-ru", "jivochat", "yandex-maps", "vk-widgets", "vk-pixel"})
+    BOOST_TEST(find(ds, slug), slug << " in " << slugs(ds));
+  BOOST_TEST(find(ds, "yandex-maps")->version == "2.1");
+}
+
+BOOST_AUTO_TEST_CASE(protection_services_are_found_from_their_headers) {
+  auto ds = detect("<html></html>", {{"server", "ddos-guard"}, {"set-cookie", "__ddg1_=abc; Path=/"}});
+  BOOST_TEST(find(ds, "ddos-guard"));
+  ds = detect("<html></html>", {{"server", "QRATOR"}});
+  BOOST_TEST(find(ds, "qrator"));
+  ds = detect("<html></html>", {{"server", "cloudflare"}, {"cf-ray", "8a1b2c3d4e5f-AMS"}});
+  BOOST_TEST(find(ds, "cloudflare"));
+}
+
+BOOST_AUTO_TEST_CASE(probes_count_only_2xx_answers_whose_body_matches) {
+  Detector d(shipped());
+  d.probe("https://s.test/readme.html", "/readme.html", 404, "<title>WordPress &#8250; ReadMe</title>");
+  BOOST_TEST(d.results().empty());
+  d.probe("https://s.test/readme.html", "/readme.html", 200, "<html><title>Welcome</title></html>");  // catch-all
+  BOOST_TEST(d.results().empty());
+  d.probe("https://s.test/readme.html", "/readme.html", 200, "<html><title>WordPress &#8250; ReadMe</title>");
+  BOOST_TEST(find(d.results(), "wordpress"));
+  d.probe("https://s.test/CHANGELOG.txt", "/CHANGELOG.txt", 200, "\nDrupal 7.98, 2023-06-07\n----------\n");
+  auto after = d.results();
+  const auto* dr = find(after, "drupal");
+  BOOST_REQUIRE(dr);
+  BOOST_TEST(dr->version == "7.98");
+  d.probe("https://s.test/robots.txt", "/robots.txt", 200, "User-agent: *\nDisallow: /bitrix/\n");
+  BOOST_TEST(find(d.results(), "1c-bitrix"));
+}
+
+BOOST_AUTO_TEST_CASE(a_favicon_is_matched_by_its_sha256) {
+  // sha256("fake-icon") computed with `printf fake-icon | sha256sum`.
+  std::string cats = R"({"format":1,"version":"t","categories":{"cms":"CMS"}})";
+  std::string techs = R"({"format":1,"version":"t","technologies":{"x":{"name":"X","categories":["cms"],
+    "favicon_sha256":["57bcc841fbee9fa2099b351a91e04d04c9f7c4ec41299b922c769627de174581"]}}})";
+  auto fp = Fingerprints::parse(cats, {{"t.json", techs}});
+  BOOST_TEST((fp.probe_paths() == std::vector<std::string>{"/favicon.ico"}));
+  Detector d(fp);
+  d.probe("https://s.test/favicon.ico", "/favicon.ico", 200, "another-icon");
+  BOOST_TEST(d.results().empty());
+  d.probe("https://s.test/favicon.ico", "/favicon.ico", 200, "fake-icon");
+  BOOST_REQUIRE(d.results().size() == 1u);
+  BOOST_TEST(d.results()[0].evidence[0].source == "favicon");
+}
+
+BOOST_AUTO_TEST_CASE(the_audit_observer_writes_technologies_and_one_finding_per_vulnerable_library) {
+  auto shared = std::make_shared<Shared>(shipped(), libraries());
+  TechObserver observer(shared);
+  std::string url = "https://shop.test/";
+  std::string html =
+      "<html><head><script src='/js/jquery-1.12.4.min.js'></script>"
+      "<script src='https://cdn.jsdelivr.net/npm/bootstrap@3.3.7/dist/js/bootstrap.min.js'></script>"
+      "<script src='/js/lodash@4.17.21/lodash.min.js'></script></head><body></body></html>";
+  std::vector<net::Exchange> exchanges{answer(url, {{"server", "nginx"}})};
+  auto facts = crawl::extract_html(html, url);
+  observer.observe(crawl::PageSeen{url, 0, 200, exchanges, &html, &facts});
+  AuditParts parts;
+  crawl::CrawlResult crawl;
+  observer.finish(crawl, parts);
+  const auto& techs = parts.parts.at("technologies").as_array();
+  BOOST_TEST(techs.size() >= 4u);              // jQuery, Bootstrap, Lodash, nginx, jsDelivr
+  BOOST_REQUIRE(parts.findings.size() == 2u);  // lodash 4.17.21 has no advisory
+  const auto& jq = parts.findings[0].check == "vulnerable-js-jquery" ? parts.findings[0] : parts.findings[1];
+  BOOST_TEST(jq.check == "vulnerable-js-jquery");
+  BOOST_TEST(jq.owasp == "A06:2021");
+  BOOST_TEST(jq.cwe == 1104);
+  BOOST_TEST((jq.severity == Severity::Medium));
+  BOOST_TEST(jq.title.find("1.12.4") != std::string::npos);
+  BOOST_REQUIRE(!jq.evidence.empty());
+  BOOST_TEST(jq.evidence[0].url == "https://shop.test/js/jquery-1.12.4.min.js");
+  bool cve = false;
+  for (const auto& r : jq.references) cve = cve || r == "CVE-2020-11022";
+  BOOST_TEST(cve);
+  BOOST_TEST(jq.recommendation.find("3.5.0") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
