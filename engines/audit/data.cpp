@@ -9,6 +9,7 @@ std::shared_ptr<const AuditData> load_audit_data(const std::string& dir) {
   return std::make_shared<const AuditData>(AuditData{
       passive::Data::load(dir),
       compliance::load_data(std::filesystem::path(dir) / "compliance"),
+      exposures::Data::load(dir),
   });
 }
 

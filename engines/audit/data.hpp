@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engines/audit/compliance/data.hpp"
+#include "engines/audit/exposures/data.hpp"
 #include "engines/audit/passive/data.hpp"
 
 namespace dozor::audit {
@@ -14,6 +15,7 @@ namespace dozor::audit {
 struct AuditData {
   passive::Data passive;        // <dir>/passive/rules.json
   compliance::Data compliance;  // <dir>/compliance/*.toml (docs/compliance.md)
+  exposures::Data exposures;    // <dir>/exposures/exposures.json
 };
 
 // Reads and validates everything under `dir`; throws with the file's name on any error.
