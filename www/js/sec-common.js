@@ -28,11 +28,11 @@ export function gradeClass(grade) {
 /** The grade as a large badge with its accessible name ("Grade: A+"). */
 export function gradeBadge(grade, score) {
   const shown = grade || t('common.dash');
-  return el('span', { class: `grade ${gradeClass(grade)}`, dataset: { grade: grade || '' },
-    'aria-label': t('sec.gradeLabel', { grade: shown }) },
-  el('span', { class: 'grade-letter', 'aria-hidden': 'true' }, shown),
-  score === null || score === undefined ? null
-    : el('span', { class: 'grade-score', 'aria-hidden': 'true' }, t('sec.scoreShort', { score })));
+  return el('span', { class: `grade ${gradeClass(grade)}`, dataset: { grade: grade || '' } },
+    el('span', { class: 'visually-hidden' }, t('sec.gradeLabel', { grade: shown })),
+    el('span', { class: 'grade-letter', 'aria-hidden': 'true' }, shown),
+    score === null || score === undefined ? null
+      : el('span', { class: 'grade-score', 'aria-hidden': 'true' }, t('sec.scoreShort', { score })));
 }
 
 export function severityTag(severity) {
