@@ -58,13 +58,15 @@ std::vector<Regex> regexes(const boost::json::object& match, const char* key, co
 std::string bytes_of_hex(const std::string& hex, const std::string& where) {
   if (hex.empty() || hex.size() % 2 != 0) fail(where + ": magic '" + hex + "' must be an even number of hex digits");
   std::string out;
+  auto digit = [&](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    std::string what = where;
+    what.append(": magic '").append(hex).append("' is not hex");
+    fail(what);
+  };
   for (std::size_t i = 0; i < hex.size(); i += 2) {
-    auto digit = [&](char c) -> int {
-      if (c >= '0' && c <= '9') return c - '0';
-      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-      fail(where + ": magic '" + hex + "' is not hex");
-    };
     out.push_back(static_cast<char>(digit(hex[i]) * 16 + digit(hex[i + 1])));
   }
   return out;
