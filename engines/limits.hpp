@@ -110,6 +110,10 @@ inline constexpr std::size_t kEvidenceExcerptChars = 1000;     // one stored evi
 inline constexpr int kEvidenceListDefault = 20;                // GET …/evidence/{target}?limit
 inline constexpr int kEvidenceListMax = 100;
 inline constexpr std::size_t kBatchAuditConcurrency = 4;  // audits of one batch in flight at once
+inline constexpr std::size_t kExposureProbes = 64;        // probes in share/audit/exposures/exposures.json
+inline constexpr std::size_t kExposureBodyBytes =
+    std::size_t{256} * 1024;                               // decoded bytes of a probe's answer kept for its check
+inline constexpr std::size_t kExposureExcerptBytes = 300;  // the matched text shown as a finding's excerpt
 }  // namespace dozor::limits
 
 // Technology detection and vulnerable JavaScript libraries (engines/audit/tech, docs/audit.md).

@@ -4,6 +4,7 @@
 
 #include "db/services_repo.hpp"
 #include "engines/audit/batch.hpp"
+#include "engines/audit/exposures/exposures.hpp"
 #include "engines/audit/full_audit.hpp"
 #include "engines/audit/store.hpp"
 #include "engines/audit/tech/audit_plug.hpp"
@@ -41,6 +42,7 @@ audit::AuditPlan plan_for(const App& app, const std::string& kind) {
   (void)kind;
   auto plan = audit::standard_plan(app.audit_data->passive);
   audit::tech::add_to_plan(plan, app.audit_data->tech, app.audit_data->vulnlibs);
+  plan.after_crawl.push_back(audit::exposures::step(app.audit_data->exposures));
   return plan;
 }
 

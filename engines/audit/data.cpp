@@ -11,6 +11,7 @@ std::shared_ptr<const AuditData> load_audit_data(const std::string& dir) {
       compliance::load_data(std::filesystem::path(dir) / "compliance"),
       tech::Fingerprints::load(dir),
       tech::VulnLibraries::load(dir),
+      exposures::Data::load(dir),
   });
 }
 

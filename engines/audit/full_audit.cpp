@@ -178,6 +178,7 @@ boost::json::object to_json(const AuditReport& r) {
           {"tls", part("tls", nullptr)},
           {"compliance", part("compliance", nullptr)},
           {"geo", part("geo", nullptr)},
+          {"exposures", part("exposures", nullptr)},
           {"crawl", {{"pages", r.crawl.pages}, {"stopped", r.crawl.stopped}, {"requests", r.crawl.requests}}},
           {"findings", std::move(findings)},
           {"errors", std::move(errors)}};

@@ -123,13 +123,13 @@ test('kiosk and dashboard show the grade of each site\'s latest audit', { timeou
     await page.goto('/kiosk');
     await waitLoaded(page);
     const tiles = page.locator('#kiosk-tiles .tile');
-    await page.waitForFunction(() => document.querySelectorAll('#kiosk-tiles .tile .grade').length === 1);
-    assert.equal(await tiles.nth(1).locator('.grade').textContent(), audit.grade);
-    assert.equal(await tiles.nth(0).locator('.grade').count(), 0, 'no audit, no grade');
+    await page.waitForFunction(() => document.querySelectorAll('#kiosk-tiles .tile .grade-chip').length === 1);
+    assert.equal(await tiles.nth(1).locator('.grade-chip').textContent(), audit.grade);
+    assert.equal(await tiles.nth(0).locator('.grade-chip').count(), 0, 'no audit, no grade');
     await tiles.nth(1).click();
     await page.waitForFunction((id) => document.querySelector('#kiosk-stage .spot')?.dataset.serviceId === String(id),
       services[1].id);
-    const grade = page.locator('#kiosk-stage [data-metric="grade"] .grade');
+    const grade = page.locator('#kiosk-stage [data-metric="grade"] .grade-chip');
     assert.equal(await grade.textContent(), audit.grade);
     assert.match(await grade.getAttribute('title'), new RegExp(`grade ${audit.grade.replace('+', '\\+')} `));
     await tiles.nth(0).click();
@@ -140,10 +140,10 @@ test('kiosk and dashboard show the grade of each site\'s latest audit', { timeou
     await page.goto('/dashboard');
     await waitLoaded(page);
     const row = page.locator(`tr.svc-row[data-service-id="${services[1].id}"]`);
-    await row.locator('[data-field="grade"] .grade').waitFor();
-    assert.equal(await row.locator('[data-field="grade"] .grade').textContent(), audit.grade);
+    await row.locator('[data-field="grade"] .grade-chip').waitFor();
+    assert.equal(await row.locator('[data-field="grade"] .grade-chip').textContent(), audit.grade);
     assert.equal(await row.locator('[data-field="grade"]').getAttribute('href'),
       `/security?target=${encodeURIComponent(services[1].url)}`);
-    assert.equal(await page.locator(`tr.svc-row[data-service-id="${services[0].id}"] .grade`).count(), 0);
+    assert.equal(await page.locator(`tr.svc-row[data-service-id="${services[0].id}"] .grade-chip`).count(), 0);
   }, { token: ownerApi.token });
 });

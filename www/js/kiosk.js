@@ -116,7 +116,7 @@ function seriousList(audit) {
   return el('div', { class: 'spot-findings', dataset: { metric: 'serious' } },
     el('h3', { class: 'visually-hidden' }, t('kiosk.serious')),
     el('ul', { class: 'spot-serious' }, ...items.map((f) =>
-      el('li', { dataset: { severity: f.severity } }, el('strong', {}, t(`sev.${f.severity}`)), ' ', f.title))));
+      el('li', { dataset: { severity: f.severity } }, el('strong', {}, t(`sec.sev.${f.severity}`)), ' ', f.title))));
 }
 
 function renderStage() {
@@ -149,7 +149,7 @@ function renderStage() {
         el('dd', { dataset: { metric: 'cert' } }, certText(s))),
       el('div', { class: 'spot-metric' },
         el('dt', {}, t('kiosk.security')),
-        el('dd', { dataset: { metric: 'grade' } }, gradeBadge(state.grades.get(s.id), 'grade-xl') || t('grade.none')))),
+        el('dd', { dataset: { metric: 'grade' } }, gradeBadge(state.grades.get(s.id), 'grade-chip-xl') || t('grade.none')))),
     seriousList(state.grades.get(s.id)),
     el('div', { class: 'spot-spark', role: 'img', 'aria-label': t('kiosk.spark'), dataset: { metric: 'sparkline' } })));
   drawSparkline(s, stage.querySelector('.spot-spark'));

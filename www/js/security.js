@@ -1,17 +1,23 @@
 // Security centre: choose a target (one of the caller's services or a typed address), see what is
 // known about it (address facts, transport, monitoring status), and the services overview.
-// Audit result panels are added to PANELS by the audit feature; each receives the target and
-// renders into its own container under #audit-panels. Only existing API routes are called.
+// The audit panels (header check, technologies, compliance, full audit with the DOCX report,
+// crawl) render into their own containers under #audit-panels; each runs on its button only, since
+// every one of them makes requests to the target.
 import { api } from './api.js';
 import { t, formatRelative, formatDateTime, formatMs } from './i18n.js';
 import { initPage } from './shell.js';
 import { el, statusBadge, statusKind, clearErrors, showErrors, linkFieldDescriptions } from './ui.js';
+import { headersPanel } from './sec-headers.js';
+import { techPanel } from './sec-tech.js';
+import { compliancePanel } from './sec-compliance.js';
+import { auditPanel } from './sec-audit.js';
+import { crawlPanel } from './sec-crawl.js';
 
 /**
  * Result panels: { id, render(target, context) → Node | Promise<Node> }.
  * target: { url: URL, href, service|null }; context: { services }.
  */
-const PANELS = [];
+const PANELS = [auditPanel, headersPanel, techPanel, compliancePanel, crawlPanel];
 
 const state = { services: [], target: null };
 const form = document.getElementById('target-form');

@@ -38,17 +38,26 @@ export function statusBadge(status, extraClass = '') {
     el('span', { class: 'badge-dot', 'aria-hidden': 'true' }), t(`status.${kind}`));
 }
 
+/** The colour class of an audit grade (A green, B accent, C amber, D–F red, none grey). */
+export function gradeClass(grade) {
+  const letter = String(grade || '').charAt(0).toUpperCase();
+  if (letter === 'A') return 'grade-a';
+  if (letter === 'B') return 'grade-b';
+  if (letter === 'C') return 'grade-c';
+  if (letter === 'D' || letter === 'E' || letter === 'F') return 'grade-f';
+  return 'grade-none';
+}
+
 /**
  * The grade of a stored audit ({grade, counts, finished_at} from /api/v1/audit/services or the
- * kiosk state) as a badge coloured by its letter; null when there is no graded audit.
+ * kiosk state) as a small chip beside a site; null when there is no graded audit.
  */
 export function gradeBadge(audit, extraClass = '') {
   if (!audit || !audit.grade) return null;
   const serious = (audit.counts?.high || 0) + (audit.counts?.critical || 0);
   const date = audit.finished_at ? new Date(audit.finished_at).toLocaleDateString() : '';
-  const letter = audit.grade[0].toLowerCase();
   return el('span', {
-    class: `grade grade-${letter} ${extraClass}`.trim(),
+    class: `grade-chip ${gradeClass(audit.grade)} ${extraClass}`.trim(),
     dataset: { grade: audit.grade, serious: String(serious) },
     title: t('grade.title', { grade: audit.grade, date, serious }),
   }, audit.grade);

@@ -1,0 +1,96 @@
+"""Issue 8 §2 exposures in the full audit (docs/audit.md "Exposures"): a local site that exposes
+/.git/HEAD and /.env is reported with evidence and masked secrets; a site that answers 200 to every
+path gives no exposure finding but the missing security.txt."""
+
+import unittest
+import urllib.parse
+
+import dozor_client as dc
+
+HTML = "<!doctype html><html><head><title>Shop</title></head><body>Welcome</body></html>"
+SECRET = "s3cr3t-database-password"
+
+
+class AnyPath(dict):
+    """Routes that answer every path with one handler (a catch-all site)."""
+
+    def __init__(self, route):
+        super().__init__()
+        self.route = route
+
+    def get(self, key, default=None):
+        return self.route
+
+
+def audit(user, target, prefix="/api/v1", encoded=True):
+    t = urllib.parse.quote(target, safe="") if encoded else target
+    r = dc.post("%s/audit/%s?depth=0" % (prefix, t), token=user.token, timeout=120)
+    assert r.status == 200, r.text
+    return r.json
+
+
+class Exposures(dc.DozorTestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.user = dc.create_user("ex")
+        cls.exposed = dc.FixtureServer({
+            "/": (200, {"Content-Type": "text/html"}, HTML),
+            "/.git/HEAD": (200, {"Content-Type": "text/plain"}, "ref: refs/heads/main\n"),
+            "/.env": (200, {"Content-Type": "text/plain"}, "APP_ENV=production\nDB_PASSWORD=%s\n" % SECRET),
+        }).__enter__()
+        cls.catch_all = dc.FixtureServer(AnyPath((200, {"Content-Type": "text/html"}, HTML))).__enter__()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.exposed.__exit__(None, None, None)
+        cls.catch_all.__exit__(None, None, None)
+        dc.delete_user(cls.user.id)
+
+    def test_exposed_git_and_env_are_findings_with_evidence(self):
+        body = audit(self.user, self.exposed.url("/"))
+        found = {f["check"]: f for f in body["findings"]}
+        self.assertIn("exposure-vcs", found, sorted(found))
+        self.assertIn("exposure-env-file", found, sorted(found))
+        env = found["exposure-env-file"]
+        self.assertEqual(env["severity"], "critical")
+        self.assertEqual(env["owasp"], "A05:2021")
+        self.assertTrue(env["recommendation"])
+        ev = env["evidence"][0]
+        self.assertEqual(ev["url"], self.exposed.url("/.env"))
+        self.assertEqual(ev["exchange"]["request_line"], "GET /.env HTTP/1.1")
+        self.assertEqual(ev["exchange"]["status"], 200)
+        self.assertIn("DB_PASSWORD=", ev["exchange"]["body_excerpt"])
+        # Evidence shows that the secret is there, not the secret.
+        self.assertNotIn(SECRET, str(body))
+        git = found["exposure-vcs"]["evidence"][0]
+        self.assertIn("ref: refs/heads/main", git["excerpt"])
+        self.assertEqual(git["exchange"]["request_line"], "GET /.git/HEAD HTTP/1.1")
+        part = body["exposures"]
+        self.assertFalse(part["guard"]["catch_all"])
+        self.assertEqual(part["guard"]["status"], 404)
+        self.assertGreaterEqual(part["probes"], 40)
+        self.assertEqual(part["answered"], part["probes"])
+        self.assertEqual({x["id"] for x in part["found"]}, {"git-head", "env-file", "security-txt-missing"})
+        self.assertFalse([e for e in body["errors"] if e["check"] == "exposures"], body["errors"])
+        # Stored: the evidence route returns it, filtered by severity.
+        r = dc.get("/api/security/evidence/%s?severity=critical" % urllib.parse.quote(self.exposed.url("/"), safe=""),
+                   token=self.user.token)
+        self.assertEqual(r.status, 200, r.text)
+        self.assertEqual({x["check"] for x in r.json}, {"exposure-env-file"})
+        self.assertNotIn(SECRET, r.text)
+        # Every probe is one GET at the origin, plus the guard; nothing is posted.
+        paths = [h["path"] for h in self.exposed.hits() if h["path"].startswith(("/.git/", "/.env", "/dozor-not-found-"))]
+        self.assertEqual(sorted(set(paths)), sorted(paths))
+
+    def test_a_site_that_answers_200_to_everything_has_no_false_positives(self):
+        body = audit(self.user, self.catch_all.url("/"), prefix="/api", encoded=False)
+        exposures = sorted(f["check"] for f in body["findings"] if f["check"].startswith("exposure-"))
+        self.assertEqual(exposures, ["exposure-security-txt-missing"])
+        part = body["exposures"]
+        self.assertTrue(part["guard"]["catch_all"])
+        self.assertEqual(part["guard"]["status"], 200)
+        self.assertEqual([x["id"] for x in part["found"]], ["security-txt-missing"])
+
+
+if __name__ == "__main__":
+    unittest.main()
