@@ -109,6 +109,11 @@ inline constexpr std::size_t kEvidenceExcerptChars = 1000;     // one stored evi
 inline constexpr int kEvidenceListDefault = 20;                // GET …/evidence/{target}?limit
 inline constexpr int kEvidenceListMax = 100;
 inline constexpr std::size_t kBatchAuditConcurrency = 4;  // audits of one batch in flight at once
+// TLS check (engines/audit/tls): one handshake probe (also capped by scanner.request_timeout), the
+// whole check (11 probes and the HSTS fetch; also capped by the audit's deadline), the HSTS answer.
+inline constexpr std::int64_t kTlsProbeTimeoutMs = 5000;
+inline constexpr std::int64_t kTlsCheckBudgetMs = 30000;
+inline constexpr std::size_t kTlsHstsBodyBytes = 65536;
 }  // namespace dozor::limits
 
 // The DOCX report of an audit (engines/report, docs/audit.md "DOCX reports").

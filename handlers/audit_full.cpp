@@ -6,6 +6,7 @@
 #include "engines/audit/batch.hpp"
 #include "engines/audit/full_audit.hpp"
 #include "engines/audit/store.hpp"
+#include "engines/audit/tls/check.hpp"
 #include "engines/net/url_check.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/validation.hpp"
@@ -55,7 +56,9 @@ void crawl_params(const http::Request& request, audit::AuditOptions& o) {
 // observers; TLS, exposures as steps; geolocation for "full") are added here.
 audit::AuditPlan plan_for(const App& app, const std::string& kind) {
   (void)kind;
-  return audit::standard_plan(app.audit_data->passive);
+  auto plan = audit::standard_plan(app.audit_data->passive);
+  plan.after_crawl.push_back(audit::tls::tls_step());
+  return plan;
 }
 
 Response run_and_store(UserContext& ctx, const char* kind) {

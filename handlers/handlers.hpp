@@ -74,5 +74,6 @@ Response audit_full(UserContext& ctx);
 Response audit_evidence(UserContext& ctx);
 Response audit_batch(UserContext& ctx);
 Response compliance_check(UserContext& ctx);
+Response audit_tls(UserContext& ctx);
 
 }  // namespace dozor::handlers
