@@ -115,7 +115,8 @@ std::vector<IpAddress> resolve_host(const std::string& raw_host, milliseconds ti
     std::vector<IpAddress> out;
     for (addrinfo* p = rc == 0 ? res : nullptr; p; p = p->ai_next) {
       auto a = IpAddress::from_sockaddr(p->ai_addr);
-      if (a && std::none_of(out.begin(), out.end(), [&](const IpAddress& b) { return b.bytes == a->bytes && b.v6 == a->v6; }))
+      if (a && std::none_of(out.begin(), out.end(),
+                            [&](const IpAddress& b) { return b.bytes == a->bytes && b.v6 == a->v6; }))
         out.push_back(*a);
     }
     if (res) ::freeaddrinfo(res);

@@ -79,7 +79,8 @@ void read_sans(X509* cert, CertInfo& c) {
       const unsigned char* p = ASN1_STRING_get0_data(s);
       std::string ip;
       if (len == 4) {
-        ip = std::to_string(p[0]) + "." + std::to_string(p[1]) + "." + std::to_string(p[2]) + "." + std::to_string(p[3]);
+        ip =
+            std::to_string(p[0]) + "." + std::to_string(p[1]) + "." + std::to_string(p[2]) + "." + std::to_string(p[3]);
       } else if (len == 16) {
         for (int k = 0; k < 16; k += 2) {
           if (k) ip += ":";
@@ -136,18 +137,11 @@ CertInfo read_cert(X509* cert, std::time_t now) {
 boost::json::object to_json(const CertInfo& c) {
   boost::json::array sans;
   for (const auto& s : c.sans) sans.push_back(boost::json::value(s));
-  boost::json::object o{{"subject", c.subject},
-                        {"issuer", c.issuer},
-                        {"serial", c.serial},
-                        {"not_before", c.not_before},
-                        {"not_after", c.not_after},
-                        {"days_left", c.days_left},
-                        {"key_type", c.key_type},
-                        {"key_bits", c.key_bits},
-                        {"signature_algorithm", c.signature_algorithm},
-                        {"sans", std::move(sans)},
-                        {"self_signed", c.self_signed},
-                        {"sha256", c.sha256}};
+  boost::json::object o{
+      {"subject", c.subject},       {"issuer", c.issuer},           {"serial", c.serial},
+      {"not_before", c.not_before}, {"not_after", c.not_after},     {"days_left", c.days_left},
+      {"key_type", c.key_type},     {"key_bits", c.key_bits},       {"signature_algorithm", c.signature_algorithm},
+      {"sans", std::move(sans)},    {"self_signed", c.self_signed}, {"sha256", c.sha256}};
   if (!c.curve.empty()) o["curve"] = c.curve;
   return o;
 }

@@ -13,7 +13,7 @@ namespace dozor::audit::tls {
 struct CertInfo {
   std::string subject;  // RFC 2253 text
   std::string issuer;
-  std::string serial;  // hex
+  std::string serial;      // hex
   std::string not_before;  // ISO 8601 UTC
   std::string not_after;
   std::time_t not_after_time = 0;

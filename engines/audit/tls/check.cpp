@@ -23,12 +23,9 @@ struct GroupSpec {
 };
 // OpenSSL cipher strings per weak group, offered over TLS 1.0 … 1.2 (TLS 1.3 has no weak suites).
 constexpr GroupSpec kGroups[] = {
-    {"null", "eNULL:@SECLEVEL=0"},
-    {"anonymous", "aNULL:!eNULL:@SECLEVEL=0"},
-    {"export", "EXP:@SECLEVEL=0"},
-    {"rc4", "RC4:@SECLEVEL=0"},
-    {"3des", "3DES:@SECLEVEL=0"},
-    {"cbc-sha1", "SHA1:!eNULL:!aNULL:!RC4:!3DES:!EXP:@SECLEVEL=0"},
+    {"null", "eNULL:@SECLEVEL=0"}, {"anonymous", "aNULL:!eNULL:@SECLEVEL=0"},
+    {"export", "EXP:@SECLEVEL=0"}, {"rc4", "RC4:@SECLEVEL=0"},
+    {"3des", "3DES:@SECLEVEL=0"},  {"cbc-sha1", "SHA1:!eNULL:!aNULL:!RC4:!3DES:!EXP:@SECLEVEL=0"},
 };
 
 constexpr int kVersions[] = {TLS1_VERSION, TLS1_1_VERSION, TLS1_2_VERSION, TLS1_3_VERSION};
@@ -53,13 +50,13 @@ void read_hsts(const std::string& target, const net::EgressPolicy& policy, const
   net::ScanOptions scan = o.scan;
   scan.max_body = limits::kTlsHstsBodyBytes;
   scan.request_timeout =
-      std::max(milliseconds(1), std::min(scan.request_timeout,
-                                         std::chrono::duration_cast<milliseconds>(deadline - Clock::now())));
+      std::max(milliseconds(1),
+               std::min(scan.request_timeout, std::chrono::duration_cast<milliseconds>(deadline - Clock::now())));
   net::ScanSession session(policy, scan);
   net::FetchRequest req;
   req.url = target;
-  req.max_redirects = 0;     // HSTS of the target's own answer
-  req.verify_tls = false;    // the certificate is judged by the probes
+  req.max_redirects = 0;   // HSTS of the target's own answer
+  req.verify_tls = false;  // the certificate is judged by the probes
   req.oversize_is_error = false;
   auto outcome = session.fetch(std::move(req));
   if (outcome.exchanges.empty() || !outcome.responded) {
@@ -202,7 +199,9 @@ boost::json::object to_json(const TlsReport& r) {
           {"port", r.port},
           {"https", r.https},
           // "offered" / "not offered"; null when an https target could not be told (unreachable …).
-          {"tls", !r.https ? value("not offered") : r.protocol.empty() ? value(nullptr) : value("offered")},
+          {"tls", !r.https             ? value("not offered")
+                  : r.protocol.empty() ? value(nullptr)
+                                       : value("offered")},
           {"note", r.https ? value(nullptr)
                            : value("an http:// target has no TLS to probe; check https://" + r.host + "/ for its TLS")},
           {"error", r.error ? value(*r.error) : value(nullptr)},

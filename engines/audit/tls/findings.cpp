@@ -97,8 +97,8 @@ void cipher_findings(const TlsReport& r, std::vector<Finding>& out) {
 void cert_findings(const TlsReport& r, std::vector<Finding>& out) {
   if (r.chain.empty()) return;
   const CertInfo& leaf = r.chain.front();
-  auto leaf_text = "subject " + leaf.subject + ", issuer " + leaf.issuer + ", valid " + leaf.not_before + " to " +
-                   leaf.not_after;
+  auto leaf_text =
+      "subject " + leaf.subject + ", issuer " + leaf.issuer + ", valid " + leaf.not_before + " to " + leaf.not_after;
   auto evidence = [&](std::string excerpt, std::string note) {
     return Evidence{endpoint(r), std::move(excerpt), std::move(note), std::nullopt};
   };
@@ -137,9 +137,10 @@ void cert_findings(const TlsReport& r, std::vector<Finding>& out) {
     f.evidence.push_back(evidence(leaf_text, "verification: " + r.verify_error));
     out.push_back(std::move(f));
   }
-  Finding key = make("tls-weak-key", "Small certificate key", Severity::Medium, "A02:2021", 326,
-                     "A key below 2048 bits (RSA, DSA) or 224 bits (EC) can be factored or broken with feasible effort.",
-                     "Issue the certificate for an RSA 2048+ or an ECDSA P-256+ key.");
+  Finding key =
+      make("tls-weak-key", "Small certificate key", Severity::Medium, "A02:2021", 326,
+           "A key below 2048 bits (RSA, DSA) or 224 bits (EC) can be factored or broken with feasible effort.",
+           "Issue the certificate for an RSA 2048+ or an ECDSA P-256+ key.");
   Finding sig = make("tls-weak-signature", "Certificate signed with SHA-1 or MD5", Severity::Medium, "A02:2021", 327,
                      "Signatures over SHA-1 or MD5 can be forged by chosen-prefix collisions.",
                      "Reissue the certificates with SHA-256 signatures.");
@@ -164,7 +165,7 @@ void hsts_findings(const TlsReport& r, std::vector<Finding>& out) {
     Finding f = make("tls-hsts-missing", "No HTTP Strict Transport Security", Severity::Low, "A05:2021", 319,
                      "Without HSTS a first visit by http:// can be downgraded and intercepted.",
                      "Send Strict-Transport-Security: max-age=63072000; includeSubDomains.");
-    f.evidence.push_back({r.target, h.present ? "Strict-Transport-Security: " + h.value : "", 
+    f.evidence.push_back({r.target, h.present ? "Strict-Transport-Security: " + h.value : "",
                           h.present ? "no valid max-age" : "no Strict-Transport-Security header", h.exchange});
     out.push_back(std::move(f));
   } else if (*h.max_age < kHstsMinMaxAge) {

@@ -60,8 +60,9 @@ void read_chain(SSL* ssl, const ProbeTarget& target, ProbeResult& r) {
   long v = SSL_get_verify_result(ssl);
   r.verified = v == X509_V_OK;
   if (v != X509_V_OK) r.verify_error = X509_verify_cert_error_string(v);
-  int match = is_ip_literal(target.host) ? X509_check_ip_asc(leaf.get(), target.host.c_str(), 0)
-                                         : X509_check_host(leaf.get(), target.host.c_str(), target.host.size(), 0, nullptr);
+  int match = is_ip_literal(target.host)
+                  ? X509_check_ip_asc(leaf.get(), target.host.c_str(), 0)
+                  : X509_check_host(leaf.get(), target.host.c_str(), target.host.size(), 0, nullptr);
   if (match >= 0) r.hostname_match = match == 1;  // < 0: malformed input or an internal error
 }
 
@@ -91,7 +92,8 @@ ProbeResult probe(const ProbeTarget& target, const ProbeSpec& spec, Clock::time_
   SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_NONE, nullptr);  // verified below, the probe goes on regardless
   int store = target.ca_file.empty() ? SSL_CTX_set_default_verify_paths(ctx.get())
                                      : SSL_CTX_load_verify_locations(ctx.get(), target.ca_file.c_str(), nullptr);
-  if (store != 1) return fail(ProbeResult::Outcome::NotTestable, "cannot load the trust anchors: " + openssl_error("?"));
+  if (store != 1)
+    return fail(ProbeResult::Outcome::NotTestable, "cannot load the trust anchors: " + openssl_error("?"));
 
   net::Socket sock;
   try {
@@ -105,8 +107,9 @@ ProbeResult probe(const ProbeTarget& target, const ProbeSpec& spec, Clock::time_
   }
   std::unique_ptr<SSL, SslFree> ssl(SSL_new(ctx.get()));
   if (!ssl) return fail(ProbeResult::Outcome::NotTestable, openssl_error("SSL_new failed"));
-  if (SSL_set_fd(ssl.get(), sock.fd()) != 1) return fail(ProbeResult::Outcome::NotTestable, openssl_error("SSL_set_fd"));
-  if (!is_ip_literal(target.host) && 
+  if (SSL_set_fd(ssl.get(), sock.fd()) != 1)
+    return fail(ProbeResult::Outcome::NotTestable, openssl_error("SSL_set_fd"));
+  if (!is_ip_literal(target.host) &&
       SSL_ctrl(ssl.get(), SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name,
                const_cast<char*>(target.host.c_str())) != 1)  // SSL_set_tlsext_host_name without its C cast
     return fail(ProbeResult::Outcome::NotTestable, openssl_error("cannot set SNI"));

@@ -22,8 +22,7 @@ struct KeyFree {
 };
 
 // A self-signed certificate made here: `days_from`..`days_to` around now, RSA of `bits`, `md`.
-std::unique_ptr<X509, X509Free> make_cert(int bits, const EVP_MD* md, long days_from, long days_to,
-                                          const char* san) {
+std::unique_ptr<X509, X509Free> make_cert(int bits, const EVP_MD* md, long days_from, long days_to, const char* san) {
   std::unique_ptr<EVP_PKEY, KeyFree> key(EVP_RSA_gen(static_cast<unsigned>(bits)));
   BOOST_REQUIRE(key);
   std::unique_ptr<X509, X509Free> x(X509_new());
@@ -55,8 +54,10 @@ TlsReport good_report() {
   r.host = "good.example";
   r.port = 443;
   r.protocol = "TLSv1.3";
-  r.protocols = {{"TLSv1.0", false, "", "alert"}, {"TLSv1.1", false, "", "alert"},
-                 {"TLSv1.2", true, "ECDHE-ECDSA-AES128-GCM-SHA256", ""}, {"TLSv1.3", true, "TLS_AES_256_GCM_SHA384", ""}};
+  r.protocols = {{"TLSv1.0", false, "", "alert"},
+                 {"TLSv1.1", false, "", "alert"},
+                 {"TLSv1.2", true, "ECDHE-ECDSA-AES128-GCM-SHA256", ""},
+                 {"TLSv1.3", true, "TLS_AES_256_GCM_SHA384", ""}};
   r.ciphers = {{"null", "eNULL", false, "", ""}, {"3des", "3DES", std::nullopt, "", "not testable"}};
   CertInfo leaf;
   leaf.subject = "CN=good.example";
@@ -172,7 +173,8 @@ BOOST_AUTO_TEST_CASE(certificate_problems_are_found) {
   BOOST_TEST(has(fs, "tls-weak-key"));
   BOOST_TEST(has(fs, "tls-weak-signature"));
   for (const auto& f : fs)
-    if (f.check == "tls-hostname-mismatch") BOOST_TEST(f.cwe == 297);
+    if (f.check == "tls-hostname-mismatch")
+      BOOST_TEST(f.cwe == 297);
     else if (f.check == "tls-untrusted-certificate") {
       BOOST_TEST(f.cwe == 295);
       BOOST_TEST(f.title == "Self-signed certificate");
