@@ -45,7 +45,7 @@ BOOST_AUTO_TEST_CASE(literals_resolve_without_dns) {
 BOOST_AUTO_TEST_CASE(localhost_resolves_to_loopback) {
   auto a = resolve_host("localhost", 5s);
   BOOST_REQUIRE(!a.empty());
-  for (const auto& x : a) BOOST_TEST(classify(x) == AddressKind::Loopback);
+  for (const auto& x : a) BOOST_TEST((classify(x) == AddressKind::Loopback));
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_name_is_a_resolve_error) {
