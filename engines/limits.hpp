@@ -114,6 +114,11 @@ inline constexpr std::size_t kExposureProbes = 64;        // probes in share/aud
 inline constexpr std::size_t kExposureBodyBytes =
     std::size_t{256} * 1024;                               // decoded bytes of a probe's answer kept for its check
 inline constexpr std::size_t kExposureExcerptBytes = 300;  // the matched text shown as a finding's excerpt
+// TLS check (engines/audit/tls): one handshake probe (also capped by scanner.request_timeout), the
+// whole check (11 probes and the HSTS fetch; also capped by the audit's deadline), the HSTS answer.
+inline constexpr std::int64_t kTlsProbeTimeoutMs = 5000;
+inline constexpr std::int64_t kTlsCheckBudgetMs = 30000;
+inline constexpr std::size_t kTlsHstsBodyBytes = 65536;
 }  // namespace dozor::limits
 
 // Technology detection and vulnerable JavaScript libraries (engines/audit/tech, docs/audit.md).

@@ -54,6 +54,7 @@ Router build_router() {
       {"PUT", "/groups/{group_id:int}", usr(h::groups_update), Access::User},
       {"DELETE", "/groups/{group_id:int}", usr(h::groups_delete), Access::User},
       {"GET", "/audit/headers/{target_url:path}", usr(h::audit_headers), Access::User},
+      {"GET", "/audit/tls/{target_url:path}", usr(h::audit_tls), Access::User},
       {"POST", "/audit/{target_url:path}", usr(h::audit_run), Access::User},
       {"GET", "/audit/{target_url:path}/report", usr(h::audit_report), Access::User},
       {"GET", "/audit/services", usr(h::audit_service_grades), Access::User},

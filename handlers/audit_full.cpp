@@ -8,6 +8,7 @@
 #include "engines/audit/full_audit.hpp"
 #include "engines/audit/store.hpp"
 #include "engines/audit/tech/audit_plug.hpp"
+#include "engines/audit/tls/check.hpp"
 #include "engines/report/audit_report.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/scan_params.hpp"
@@ -43,6 +44,7 @@ audit::AuditPlan plan_for(const App& app, const std::string& kind) {
   auto plan = audit::standard_plan(app.audit_data->passive);
   audit::tech::add_to_plan(plan, app.audit_data->tech, app.audit_data->vulnlibs);
   plan.after_crawl.push_back(audit::exposures::step(app.audit_data->exposures));
+  plan.after_crawl.push_back(audit::tls::tls_step());
   return plan;
 }
 

@@ -77,5 +77,6 @@ Response audit_service_grades(UserContext& ctx);  // the DOCX of the latest stor
 Response audit_batch(UserContext& ctx);
 Response compliance_check(UserContext& ctx);
 Response cms_detect(UserContext& ctx);  // handlers/tech.cpp
+Response audit_tls(UserContext& ctx);
 
 }  // namespace dozor::handlers
