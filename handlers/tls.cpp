@@ -3,16 +3,15 @@
 
 #include "engines/audit/tls/check.hpp"
 #include "handlers/handlers.hpp"
+#include "handlers/scan_params.hpp"
 #include "handlers/validation.hpp"
 
 namespace dozor::handlers {
 
 Response audit_tls(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
-  const auto& c = ctx.app.cfg.scanner;
   audit::tls::TlsOptions o;
-  o.scan.ca_file = c.ca_file;
-  o.scan.request_timeout = std::chrono::seconds(c.request_timeout);
+  o.scan = scan_options(ctx.app.cfg.scanner);
   o.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::kTlsCheckBudgetMs);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto report = audit::tls::check_tls(target, ctx.app.egress, o);
