@@ -5,6 +5,7 @@
 #include "db/services_repo.hpp"
 #include "engines/audit/batch.hpp"
 #include "engines/audit/full_audit.hpp"
+#include "engines/audit/geo/geo.hpp"
 #include "engines/audit/store.hpp"
 #include "engines/audit/tls/check.hpp"
 #include "engines/net/url_check.hpp"
@@ -55,9 +56,9 @@ void crawl_params(const http::Request& request, audit::AuditOptions& o) {
 // The checks of an audit of `kind`. Engines that land later (technologies, compliance as page
 // observers; TLS, exposures as steps; geolocation for "full") are added here.
 audit::AuditPlan plan_for(const App& app, const std::string& kind) {
-  (void)kind;
   auto plan = audit::standard_plan(app.audit_data->passive);
   plan.after_crawl.push_back(audit::tls::tls_step());
+  if (kind == "full") plan.after_crawl.push_back(audit::geo::geo_step({app.cfg.scanner.geoip_db}));
   return plan;
 }
 

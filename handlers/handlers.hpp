@@ -75,5 +75,6 @@ Response audit_evidence(UserContext& ctx);
 Response audit_batch(UserContext& ctx);
 Response compliance_check(UserContext& ctx);
 Response audit_tls(UserContext& ctx);
+Response audit_geo(UserContext& ctx);
 
 }  // namespace dozor::handlers
