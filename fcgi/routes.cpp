@@ -114,6 +114,7 @@ Router build_router() {
   // Full audits, stored per user (docs/audit.md); literal segments win over {target_url:path}.
   add("POST", "/api/security/audit/{target_url:path}", usr(h::audit_run), Access::User);
   add("POST", "/api/audit/full/{target_url:path}", usr(h::audit_full), Access::User);
+  add("GET", "/api/audit/geo/{target_url:path}", usr(h::audit_geo), Access::User);
   add("POST", "/api/audit/batch", usr(h::audit_batch), Access::User);
   add("GET", "/api/security/evidence/{target_url:path}", usr(h::audit_evidence), Access::User);
   add("GET", "/api/security/audit/download/{target_url:path}", usr(h::audit_report), Access::User);

@@ -4,8 +4,10 @@
 
 #include "db/services_repo.hpp"
 #include "engines/audit/batch.hpp"
+#include "engines/audit/compliance/audit_plug.hpp"
 #include "engines/audit/exposures/exposures.hpp"
 #include "engines/audit/full_audit.hpp"
+#include "engines/audit/geo/geo.hpp"
 #include "engines/audit/store.hpp"
 #include "engines/audit/tech/audit_plug.hpp"
 #include "engines/audit/tls/check.hpp"
@@ -37,14 +39,17 @@ void apply_crawl_params(const http::Request& request, audit::AuditOptions& o) {
   o.max_pages = params.max_pages;
 }
 
-// The checks of an audit of `kind`. Engines that land later (technologies, compliance as page
-// observers; TLS, exposures as steps; geolocation for "full") are added here.
-audit::AuditPlan plan_for(const App& app, const std::string& kind) {
-  (void)kind;
-  auto plan = audit::standard_plan(app.audit_data->passive);
-  audit::tech::add_to_plan(plan, app.audit_data->tech, app.audit_data->vulnlibs);
-  plan.after_crawl.push_back(audit::exposures::step(app.audit_data->exposures));
+// The checks of an audit of `target` (issue 8 §3): the header grade, then one crawl read by the
+// passive rules, the technology detector and the compliance engine, then exposures, TLS,
+// compliance's evaluation and, for "full", geolocation.
+audit::AuditPlan plan_for(const App& app, const std::string& kind, const std::string& target) {
+  const auto& data = *app.audit_data;
+  auto plan = audit::standard_plan(data.passive);
+  audit::tech::add_to_plan(plan, data.tech, data.vulnlibs);
+  audit::compliance::add_to_plan(plan, data.compliance, target);
+  plan.after_crawl.push_back(audit::exposures::step(data.exposures));
   plan.after_crawl.push_back(audit::tls::tls_step());
+  if (kind == "full") plan.after_crawl.push_back(audit::geo::geo_step(geo_options(app.cfg.scanner)));
   return plan;
 }
 
@@ -53,7 +58,7 @@ Response run_and_store(UserContext& ctx, const char* kind) {
   auto options = base_options(ctx.app, kind);
   apply_crawl_params(ctx.request, options);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-  auto report = audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, kind));
+  auto report = audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, kind, target));
   return Response::json(audit::store::save(ctx.app.db, ctx.caller.id, report));
 }
 
@@ -117,7 +122,7 @@ Response audit_report(UserContext& ctx) {
   auto stored = audit::store::latest(ctx.app.db, ctx.caller.id, target);
   if (!stored) {
     auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-    auto report = audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, "audit"));
+    auto report = audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, "audit", target));
     stored = audit::store::save(ctx.app.db, ctx.caller.id, report);
   }
   Response r;
@@ -166,7 +171,7 @@ Response audit_batch(UserContext& ctx) {
     // The batch shares one budget: an audit started late gets only what is left of it.
     o.time_budget =
         std::min(o.time_budget, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
-    return audit::run_audit(*target, app.egress, o, plan_for(app, "audit"));
+    return audit::run_audit(*target, app.egress, o, plan_for(app, "audit", *target));
   });
   boost::json::array rows;
   for (std::size_t i = 0; i < items.size(); ++i) {

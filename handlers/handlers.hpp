@@ -78,5 +78,6 @@ Response audit_batch(UserContext& ctx);
 Response compliance_check(UserContext& ctx);
 Response cms_detect(UserContext& ctx);  // handlers/tech.cpp
 Response audit_tls(UserContext& ctx);
+Response audit_geo(UserContext& ctx);
 
 }  // namespace dozor::handlers

@@ -15,6 +15,13 @@ net::ScanOptions scan_options(const config::ScannerConfig& c) {
   return o;
 }
 
+audit::geo::GeoOptions geo_options(const config::ScannerConfig& c) {
+  audit::geo::GeoOptions o;
+  o.mmdb_path = c.geoip_db;
+  o.resolve_timeout = std::chrono::seconds(c.request_timeout);
+  return o;
+}
+
 CrawlParams crawl_params(const http::Request& request, std::vector<http::FieldIssue>& issues) {
   auto param = [&](const char* name, int fallback, int min, int max) {
     try {

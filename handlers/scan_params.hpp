@@ -3,6 +3,7 @@
 // scanner settings of the config and the crawl's query parameters (docs/audit.md).
 #include <vector>
 
+#include "engines/audit/geo/geo.hpp"
 #include "engines/config/config.hpp"
 #include "engines/net/scan_client.hpp"
 #include "fcgi/http_error.hpp"
@@ -12,6 +13,9 @@ namespace dozor::handlers {
 
 // scanner.* as the scan client's options: CA file, request timeout, body cap, per-host politeness.
 net::ScanOptions scan_options(const config::ScannerConfig& c);
+
+// scanner.geoip_db and the lookup's timeout as the geolocation engine's options.
+audit::geo::GeoOptions geo_options(const config::ScannerConfig& c);
 
 struct CrawlParams {
   int depth;

@@ -6,6 +6,7 @@
 
 #include "db/database.hpp"
 #include "engines/audit/data.hpp"
+#include "engines/audit/geo/geo.hpp"
 #include "engines/auth/auth_service.hpp"
 #include "engines/auth/password_policy.hpp"
 #include "engines/config/command_line.hpp"
@@ -38,6 +39,7 @@ dozor::config::Config load_checked(const std::string& config_path) {
   dozor::auth::PasswordPolicy::load(cfg.paths.common_passwords, static_cast<std::size_t>(cfg.auth.min_password_length));
   // Compiled once here and inherited by every worker (a reload compiles it afresh).
   dozor::audit::shared_audit_data(cfg.paths.audit_data, /*reload=*/true);
+  dozor::audit::geo::check_database(cfg.scanner.geoip_db);
   return cfg;
 }
 

@@ -167,6 +167,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"scanner.per_host_interval_ms", int_setter(c.scanner.per_host_interval_ms, 0, 60000)},
       {"scanner.crawl_seconds", int_setter(c.scanner.crawl_seconds, 1, 600)},
       {"scanner.audit_seconds", int_setter(c.scanner.audit_seconds, 1, 600)},
+      {"scanner.geoip_db", string_setter(c.scanner.geoip_db)},
       {"paths.migrations", string_setter(c.paths.migrations)},
       {"analyzer.socket", string_setter(c.analyzer.socket)},
       {"analyzer.socket_mode", mode_setter(c.analyzer.socket_mode)},

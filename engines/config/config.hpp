@@ -90,6 +90,7 @@ struct ScannerConfig {
   int per_host_interval_ms = 10;         // gap between request starts to one origin
   int crawl_seconds = 60;                // a whole crawl
   int audit_seconds = 60;                // a whole audit (crawl and every step; docs/audit.md)
+  std::string geoip_db;  // a MaxMind DB file (GeoLite2/GeoIP2 City, Country or ASN); empty: Debian's geoip-database
 };
 
 struct NotifyConfig {

@@ -140,7 +140,10 @@ class Grades(dc.DozorTestCase):
             self.assertEqual(set(audit), {"audit_id", "grade", "score", "counts", "finished_at"})
             self.assertGreater(audit["counts"]["high"], 0)
             self.assertRegex(audit["finished_at"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
-            self.assertEqual(rows[plain["id"]]["audit"]["counts"]["high"], 0)
+            by_service = {x["service_id"]: x for x in batch.json}
+            for service in (shop, plain):
+                self.assertEqual(rows[service["id"]]["audit"]["counts"], by_service[service["id"]]["counts"])
+                self.assertEqual(rows[service["id"]]["audit"]["grade"], by_service[service["id"]]["grade"])
             self.assertIsNone(rows[port["id"]]["target"])
             self.assertIsNone(rows[port["id"]]["audit"])
             # Another user's audits of the same site are not theirs.

@@ -1185,18 +1185,22 @@ boost::json::object to_json(const Result& result) {
       {"pages_read", result.pages_read}};
 }
 
+void probe_http_form(Engine& engine, const std::string& target, const net::EgressPolicy& policy,
+                     const net::ScanOptions& scan) {
+  if (parts_of(target).scheme != "https") return;
+  net::ScanSession session(policy, scan);
+  net::FetchRequest req;
+  req.url = headers::http_start(target);
+  engine.observe_http_probe(session.fetch(std::move(req)));
+}
+
 CheckReport check(const std::string& target, const net::EgressPolicy& policy, crawl::CrawlOptions options,
                   const Data& data, Profile profile) {
   auto start = std::chrono::steady_clock::now();
   Engine engine(data, target, profile);
   options.on_page = [&engine](const crawl::PageSeen& p) { engine.observe(p); };
   crawl::CrawlResult crawled = crawl::crawl(target, policy, options);
-  if (parts_of(target).scheme == "https") {
-    net::ScanSession session(policy, options.scan);
-    net::FetchRequest req;
-    req.url = headers::http_start(target);
-    engine.observe_http_probe(session.fetch(std::move(req)));
-  }
+  probe_http_form(engine, target, policy, options.scan);
   CheckReport report;
   report.result = engine.finish();
   if (report.result.pages_read == 0) {

@@ -87,6 +87,10 @@ class Engine {
   std::unique_ptr<State> s_;
 };
 
+// SEC-01 and PD-13's probe: the target's http:// form (redirects followed), when it is https.
+void probe_http_form(Engine& engine, const std::string& target, const net::EgressPolicy& policy,
+                     const net::ScanOptions& scan);
+
 // The findings of a result: one per failed item of severity medium or worse.
 std::vector<Finding> findings_of(const Result& result);
 
