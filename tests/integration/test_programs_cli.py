@@ -3,6 +3,7 @@ status 78 (the units' ExecReload= and RestartPreventExitStatus= rely on it), and
 database.password_file. No stack needed: only the binaries."""
 
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -37,9 +38,10 @@ class ProgramsCliTest(unittest.TestCase):
         path = self.tmp / name
         path.write_text(
             "[database]\npassword_file = \"%s\"\n%s\n[auth]\njwt_secret_file = \"%s\"\n"
-            "[paths]\nmigrations = \"%s\"\ncommon_passwords = \"%s\"\n%s" % (
+            "[paths]\nmigrations = \"%s\"\ncommon_passwords = \"%s\"\n%s%s" % (
                 self.tmp / "database.password", extra_database, self.tmp / "jwt.key",
-                dc.REPO / "db" / "migrations", dc.REPO / "share" / "passwords" / "common-passwords.txt", extra))
+                dc.REPO / "db" / "migrations", dc.REPO / "share" / "passwords" / "common-passwords.txt",
+                "" if "audit_data" in extra else "audit_data = \"%s\"\n" % (dc.REPO / "share" / "audit"), extra))
         return str(path)
 
     def test_help_and_version(self):
@@ -73,7 +75,19 @@ class ProgramsCliTest(unittest.TestCase):
                     r = run(prog, "--config", cfg, "--check-config")
                     self.assertEqual(r.returncode, EX_CONFIG, r.stdout + r.stderr)
                     self.assertIn(reason, r.stderr)
-        # dozor-fcgi also checks what its workers read at start.
+        # dozor-fcgi also checks what its workers read at start: the audit's data files (compiled
+        # once in the master) and a configured MaxMind DB.
+        broken = self.tmp / "audit"
+        shutil.copytree(dc.REPO / "share" / "audit", broken)
+        (broken / "passive" / "rules.json").write_text("{not json")
+        r = run("dozor-fcgi", "--config", self.config(extra='audit_data = "%s"\n' % broken, name="c.toml"),
+                "--check-config")
+        self.assertEqual(r.returncode, EX_CONFIG, r.stdout + r.stderr)
+        self.assertIn("not JSON", r.stderr)
+        r = run("dozor-fcgi", "--config", self.config(extra='[scanner]\ngeoip_db = "/nonexistent/City.mmdb"\n',
+                                                      name="d.toml"), "--check-config")
+        self.assertEqual(r.returncode, EX_CONFIG, r.stdout + r.stderr)
+        self.assertIn("scanner.geoip_db", r.stderr)
         cfg = self.config()
         (self.tmp / "jwt.key").unlink()
         r = run("dozor-fcgi", "--config", cfg, "--check-config")
