@@ -19,7 +19,7 @@ struct AuditData {
   compliance::Data compliance;   // <dir>/compliance/*.toml (docs/compliance.md)
   tech::Fingerprints tech;       // <dir>/tech/categories.json, <dir>/tech/technologies/*.json
   tech::VulnLibraries vulnlibs;  // <dir>/vulnlibs/libraries.json
-  exposures::Data exposures;    // <dir>/exposures/exposures.json
+  exposures::Data exposures;     // <dir>/exposures/exposures.json
 };
 
 // Reads and validates everything under `dir`; throws with the file's name on any error.

@@ -1,12 +1,12 @@
 #include "engines/audit/geo/geo.hpp"
 
+#include <unistd.h>
 #include <boost/test/unit_test.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 using namespace dozor::audit;
 using namespace dozor::audit::geo;
@@ -21,7 +21,7 @@ class TinyMmdb {
  public:
   TinyMmdb() {
     path_ = (std::filesystem::temp_directory_path() / ("dozor-geo-" + std::to_string(::getpid()) + ".mmdb")).string();
-    const std::uint32_t nodes = 32;  // node i tests bit i of the address; the last one points at the data
+    const std::uint32_t nodes = 32;             // node i tests bit i of the address; the last one points at the data
     const std::uint32_t data_ptr = nodes + 16;  // a record value past the tree: 16 + offset into the data section
     const std::uint32_t prefix = 0xCB007100;    // 203.0.113.0
     std::string tree;
@@ -34,14 +34,14 @@ class TinyMmdb {
       put24(tree, left);
       put24(tree, right);
     }
-    std::string data = map(3) + str("autonomous_system_number") + uint32(64500) + str("city") + map(1) +
-                       str("names") + map(1) + str("en") + str("Helsinki") + str("country") + map(2) +
-                       str("iso_code") + str("FI") + str("names") + map(1) + str("en") + str("Finland");
+    std::string data = map(3) + str("autonomous_system_number") + uint32(64500) + str("city") + map(1) + str("names") +
+                       map(1) + str("en") + str("Helsinki") + str("country") + map(2) + str("iso_code") + str("FI") +
+                       str("names") + map(1) + str("en") + str("Finland");
     std::string meta = map(9) + str("node_count") + uint32(nodes) + str("record_size") + uint16(24) +
                        str("ip_version") + uint16(4) + str("database_type") + str("Dozor-Test-City") +
-                       str("binary_format_major_version") + uint16(2) + str("binary_format_minor_version") +
-                       uint16(0) + str("build_epoch") + uint64(1764028800) /* 2025-11-25 */ + str("languages") +
-                       array1("en") + str("description") + map(1) + str("en") + str("test");
+                       str("binary_format_major_version") + uint16(2) + str("binary_format_minor_version") + uint16(0) +
+                       str("build_epoch") + uint64(1764028800) /* 2025-11-25 */ + str("languages") + array1("en") +
+                       str("description") + map(1) + str("en") + str("test");
     std::ofstream out(path_, std::ios::binary);
     out << tree << std::string(16, '\0') << data << std::string("\xAB\xCD\xEFMaxMind.com") << meta;
   }
