@@ -209,7 +209,7 @@ std::vector<Finding> findings_of(const GeoReport& r) {
   return {f};
 }
 
-Step geo_step(GeoOptions options) {
+Step geo_step(const GeoOptions& options) {
   return {"geo", [options](const StepInput& in, AuditParts& out) {
             GeoOptions o = options;
             o.resolve_timeout = std::min(o.resolve_timeout, in.scan.request_timeout);

@@ -57,6 +57,6 @@ boost::json::object to_json(const GeoReport& report);
 // Info finding for 152-FZ art. 18 part 5 when a public address is located outside Russia.
 std::vector<Finding> findings_of(const GeoReport& report);
 
-Step geo_step(GeoOptions options);
+Step geo_step(const GeoOptions& options);
 
 }  // namespace dozor::audit::geo
