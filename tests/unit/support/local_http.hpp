@@ -96,13 +96,15 @@ class LocalHttp {
       out = fallback_(head);
     else
       out = answer(404, "", "");
+    // Done before the answer leaves: a client that has read it may start its next request at once,
+    // and counting this one until after send() would see one more "at once" than there ever was.
+    --active_;
     std::size_t sent = 0;
     while (sent < out.size() && !stop_) {
       auto n = ::send(c, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
       if (n <= 0) break;
       sent += static_cast<std::size_t>(n);
     }
-    --active_;
     ::close(c);
   }
 
