@@ -2,12 +2,10 @@
 
 #include <re2/re2.h>
 
-#include <boost/json/parse.hpp>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
+#include "engines/audit/data_file.hpp"
 #include "engines/limits.hpp"
 
 namespace dozor::audit::exposures {
@@ -175,16 +173,8 @@ Probe probe_of(const boost::json::value& v, std::size_t index) {
 }  // namespace
 
 Data Data::parse(std::string_view json) {
-  boost::json::value root;
-  try {
-    root = boost::json::parse(json);
-  } catch (const std::exception& e) {
-    fail(std::string("not JSON: ") + e.what());
-  }
-  const auto* o = root.if_object();
-  if (!o) fail("the file must be a JSON object");
-  const auto* format = member(*o, "format");
-  if (!format || !format->is_int64() || format->as_int64() != 1) fail("unsupported 'format' (expected 1)");
+  const auto root = parse_data_object(json, "exposure probes");
+  const auto* o = &root;
   Data d;
   d.version = string_of(*o, "version", "the file");
   const auto* probes = member(*o, "probes");
@@ -203,11 +193,7 @@ Data Data::parse(std::string_view json) {
 
 Data Data::load(const std::string& audit_data_dir) {
   std::string path = audit_data_dir + "/" + kDataFile;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("cannot read " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str());
+  return parse(read_data_file(path, "exposure probes"));
 }
 
 }  // namespace dozor::audit::exposures

@@ -2,10 +2,9 @@
 
 #include <re2/re2.h>
 
-#include <boost/json/parse.hpp>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
+
+#include "engines/audit/data_file.hpp"
 
 namespace dozor::audit::passive {
 namespace {
@@ -56,17 +55,7 @@ std::shared_ptr<const re2::RE2> word_set(const std::vector<std::string>& words, 
 }  // namespace
 
 Data Data::parse(std::string_view json) {
-  boost::json::value root;
-  try {
-    root = boost::json::parse(json);
-  } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("passive rules: not JSON: ") + e.what());
-  }
-  if (!root.is_object()) throw std::runtime_error("passive rules: the file must be a JSON object");
-  const auto& o = root.as_object();
-  const auto* format = o.if_contains("format");
-  if (!format || !format->is_int64() || format->as_int64() != 1)
-    throw std::runtime_error("passive rules: unsupported 'format' (expected 1)");
+  const auto o = parse_data_object(json, "passive rules");
   Data d;
   if (const auto* v = o.if_contains("version"); v && v->is_string()) d.version = std::string(v->as_string());
   d.csrf_field_names = strings(o, "csrf_field_names");
@@ -101,11 +90,7 @@ Data Data::parse(std::string_view json) {
 
 Data Data::load(const std::string& audit_data_dir) {
   std::string path = audit_data_dir + "/" + kDataFile;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("passive rules: cannot read " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str());
+  return parse(read_data_file(path, "passive rules"));
 }
 
 }  // namespace dozor::audit::passive

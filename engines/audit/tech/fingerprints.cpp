@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <boost/json/parse.hpp>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
+#include "engines/audit/data_file.hpp"
 #include "engines/limits.hpp"
 
 namespace dozor::audit::tech {
@@ -19,30 +17,13 @@ constexpr std::array<std::string_view, 16> kFields = {
     "name",    "website", "categories", "headers", "cookies", "meta",           "html",     "script_src",
     "scripts", "url",     "robots",     "probes",  "implies", "favicon_sha256", "excludes", "description"};
 
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error("technologies: cannot read " + p.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
+// A data file of format 1 with a non-empty "version".
 json::object parse_object(std::string_view text, const std::string& file) {
-  json::value v;
-  try {
-    v = json::parse(text);
-  } catch (const std::exception& e) {
-    throw std::runtime_error(file + ": not JSON: " + e.what());
-  }
-  if (!v.is_object()) throw std::runtime_error(file + ": must be a JSON object");
-  auto& o = v.as_object();
-  const auto* format = o.if_contains("format");
-  if (!format || !format->is_int64() || format->as_int64() != 1)
-    throw std::runtime_error(file + ": unsupported \"format\" (expected 1)");
+  auto o = parse_data_object(text, file);
   const auto* version = o.if_contains("version");
   if (!version || !version->is_string() || version->as_string().empty())
     throw std::runtime_error(file + ": \"version\" must be a non-empty string");
-  return std::move(o);
+  return o;
 }
 
 std::vector<std::string> string_list(const json::object& o, const char* key, const std::string& where) {
@@ -221,7 +202,7 @@ Fingerprints Fingerprints::parse(std::string_view categories_json,
 
 Fingerprints Fingerprints::load(const std::filesystem::path& audit_data_dir) {
   auto dir = audit_data_dir / "tech";
-  std::string categories = read_file(dir / "categories.json");
+  std::string categories = read_data_file(dir / "categories.json", "technologies");
   std::vector<std::filesystem::path> paths;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir / "technologies", ec))
@@ -232,7 +213,8 @@ Fingerprints Fingerprints::load(const std::filesystem::path& audit_data_dir) {
   std::sort(paths.begin(), paths.end());
   std::vector<std::pair<std::string, std::string>> files;
   files.reserve(paths.size());
-  for (const auto& p : paths) files.emplace_back("technologies/" + p.filename().string(), read_file(p));
+  for (const auto& p : paths)
+    files.emplace_back("technologies/" + p.filename().string(), read_data_file(p, "technologies"));
   return parse(categories, files);
 }
 

@@ -4,12 +4,11 @@
 
 #include <algorithm>
 #include <boost/json/object.hpp>
-#include <boost/json/parse.hpp>
 #include <boost/url/parse.hpp>
-#include <fstream>
-#include <sstream>
+#include <cctype>
 #include <stdexcept>
 
+#include "engines/audit/data_file.hpp"
 #include "engines/audit/tech/version.hpp"
 #include "engines/limits.hpp"
 
@@ -78,17 +77,8 @@ std::vector<const Advisory*> VulnLibraries::affecting(std::size_t library, std::
 }
 
 VulnLibraries VulnLibraries::parse(std::string_view text) {
-  json::value root;
-  try {
-    root = json::parse(text);
-  } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("vulnlibs: not JSON: ") + e.what());
-  }
-  const auto* o = root.if_object();
-  if (!o) throw std::runtime_error("vulnlibs: the file must be a JSON object");
-  const auto* format = o->if_contains("format");
-  if (!format || !format->is_int64() || format->as_int64() != 1)
-    throw std::runtime_error("vulnlibs: unsupported \"format\" (expected 1)");
+  const auto root = parse_data_object(text, "vulnlibs");
+  const auto* o = &root;
   VulnLibraries d;
   d.version = str(*o, "version", "vulnlibs");
   const auto* libs = o->if_contains("libraries");
@@ -106,7 +96,12 @@ VulnLibraries VulnLibraries::parse(std::string_view text) {
     if (const auto* names = lo->if_contains("file_names")) {
       if (!names->is_array()) throw std::runtime_error(where + ": \"file_names\" must be an array");
       for (const auto& n : names->as_array())
-        if (n.is_string() && !n.as_string().empty()) lib.file_names.emplace_back(n.as_string());
+        if (n.is_string() && !n.as_string().empty()) {
+          // Matched against lower-cased script names: the data may spell them any way.
+          std::string name(n.as_string());
+          std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+          lib.file_names.push_back(std::move(name));
+        }
     } else {
       lib.file_names.push_back(lib.id);
     }
@@ -147,11 +142,7 @@ VulnLibraries VulnLibraries::parse(std::string_view text) {
 
 VulnLibraries VulnLibraries::load(const std::filesystem::path& audit_data_dir) {
   auto path = audit_data_dir / "vulnlibs" / "libraries.json";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("vulnlibs: cannot read " + path.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str());
+  return parse(read_data_file(path, "vulnlibs"));
 }
 
 LibraryScanner::LibraryScanner(const VulnLibraries& data) : data_(data) {}

@@ -9,16 +9,14 @@
 #include "engines/audit/compliance/engine.hpp"
 #include "engines/crawl/charset.hpp"
 #include "engines/crawl/html_extract.hpp"
+#include "tests/unit/support/audit_data.hpp"
 
 using namespace dozor;
 using namespace dozor::audit::compliance;
 
 namespace {
 
-const Data& data() {
-  static const Data d = load_data(std::filesystem::path(DOZOR_SOURCE_DIR) / "share/audit/compliance");
-  return d;
-}
+const Data& data() { return dozor::test::shipped_audit_data().compliance; }
 
 constexpr std::int64_t kToday = 20415;  // 2025-11-23
 

@@ -1,5 +1,6 @@
 // The exposure probes' data file (share/audit/exposures/exposures.json) and its validation.
 #include "engines/audit/exposures/data.hpp"
+#include "tests/unit/support/audit_data.hpp"
 
 #include <re2/re2.h>
 
@@ -13,10 +14,7 @@ using namespace dozor::audit::exposures;
 
 namespace {
 
-const Data& real() {
-  static const Data d = Data::load(std::string(DOZOR_SOURCE_DIR) + "/share/audit");
-  return d;
-}
+const Data& real() { return dozor::test::shipped_audit_data().exposures; }
 
 // A valid file with one probe; `probe` replaces the probe's text.
 std::string file_with(const std::string& probe) {

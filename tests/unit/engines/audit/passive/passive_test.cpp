@@ -1,5 +1,6 @@
 // Every passive rule with a page that must fire it and one that must not (docs/audit.md "Passive rules").
 #include "engines/audit/passive/passive.hpp"
+#include "tests/unit/support/audit_data.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -13,10 +14,7 @@ using namespace dozor::audit::passive;
 
 namespace {
 
-const Data& data() {
-  static const Data d = Data::load(std::string(DOZOR_SOURCE_DIR) + "/share/audit");
-  return d;
-}
+const Data& data() { return dozor::test::shipped_audit_data().passive; }
 
 net::Exchange answer(const std::string& url, std::vector<net::HeaderField> headers, std::string body = "") {
   net::Exchange x;

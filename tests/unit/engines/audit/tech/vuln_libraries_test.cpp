@@ -1,6 +1,7 @@
 // Vulnerable JavaScript libraries: versions from script URLs and banners, advisories by range,
 // the route's JSON and the findings (docs/audit.md "Vulnerable JavaScript libraries").
 #include "engines/audit/tech/vuln_libraries.hpp"
+#include "tests/unit/support/audit_data.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
@@ -10,10 +11,7 @@ using namespace dozor::audit::tech;
 
 namespace {
 
-const VulnLibraries& data() {
-  static const VulnLibraries l = VulnLibraries::load(std::filesystem::path(DOZOR_SOURCE_DIR) / "share" / "audit");
-  return l;
-}
+const VulnLibraries& data() { return dozor::test::shipped_audit_data().vulnlibs; }
 
 std::vector<LibraryHit> scan_urls(const std::vector<std::string>& urls) {
   LibraryScanner s(data());
