@@ -11,26 +11,15 @@
 #include "db/batch.hpp"
 #include "engines/monitor/schedule.hpp"
 #include "engines/notify/transition.hpp"
+#include "engines/text/utc_time.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::db::monitor {
 namespace {
 
-std::string iso(std::time_t t) {
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+std::string iso(std::time_t t) { return text::utc_format(t, text::kUtcIso); }
 
-std::string sql_time(std::time_t t) {
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
-}
+std::string sql_time(std::time_t t) { return text::utc_format(t, "%Y-%m-%d %H:%M:%S"); }
 
 void bind_opt(sql::PreparedStatement& st, int i, const std::optional<std::int64_t>& v) {
   if (v)

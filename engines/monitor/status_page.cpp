@@ -6,27 +6,14 @@
 
 #include "db/status_repo.hpp"
 #include "engines/errors.hpp"
+#include "engines/text/utc_time.hpp"
 
 namespace dozor::monitor {
 namespace {
 
-std::string day_of(std::int64_t epoch) {
-  std::time_t t = static_cast<std::time_t>(epoch);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
+std::string day_of(std::int64_t epoch) { return text::utc_format(static_cast<std::time_t>(epoch), text::kUtcDay); }
 
-std::string iso_of(std::int64_t epoch) {
-  std::time_t t = static_cast<std::time_t>(epoch);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+std::string iso_of(std::int64_t epoch) { return text::utc_format(static_cast<std::time_t>(epoch), text::kUtcIso); }
 
 boost::json::value percent(std::int64_t observed, std::int64_t down) {
   if (observed <= 0) return nullptr;  // not watched that day: no bar colour, not 100 %

@@ -16,6 +16,7 @@
 #include "engines/audit/finding.hpp"
 #include "engines/limits.hpp"
 #include "engines/report/docx/package.hpp"
+#include "engines/text/utc_time.hpp"
 
 namespace dozor::report {
 namespace {
@@ -769,14 +770,7 @@ std::string unicode_safe(std::string_view s) {
   return out;
 }
 
-std::string today_utc() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
+std::string today_utc() { return text::utc_now(text::kUtcDay); }
 
 std::string day_of(std::string_view date) {
   static constexpr std::string_view kShape = "dddd-dd-dd";

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <utility>
 
+#include "engines/text/utc_time.hpp"
+
 namespace dozor::report::docx {
 namespace {
 
@@ -53,14 +55,7 @@ bool is_w3cdtf_utc(const std::string& s) {
          std::all_of(rest.begin() + 1, rest.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
 }
 
-std::string now_w3cdtf() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+std::string now_w3cdtf() { return text::utc_now(text::kUtcIso); }
 
 // --- XML helpers (pugixml escapes & < > " itself; xml_text removes what XML cannot carry) ---
 
