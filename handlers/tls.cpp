@@ -12,7 +12,6 @@ Response audit_tls(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
   audit::tls::TlsOptions o;
   o.scan = scan_options(ctx.app.cfg.scanner);
-  o.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::kTlsCheckBudgetMs);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto report = audit::tls::check_tls(target, ctx.app.egress, o);
   auto out = audit::tls::to_json(report);

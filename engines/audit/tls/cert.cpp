@@ -115,9 +115,11 @@ CertInfo read_cert(X509* cert, std::time_t now) {
   auto [after, after_time] = time_of(X509_get0_notAfter(cert));
   c.not_after = after;
   c.not_after_time = after_time;
-  // Floor division: an hour past expiry is day -1, not day 0.
-  auto diff = static_cast<std::int64_t>(after_time - now);
-  c.days_left = diff >= 0 ? diff / 86400 : -((-diff + 86399) / 86400);
+  if (!after.empty()) {
+    // Floor division: an hour past expiry is day -1, not day 0.
+    auto diff = static_cast<std::int64_t>(after_time - now);
+    c.days_left = diff >= 0 ? diff / 86400 : -((-diff + 86399) / 86400);
+  }
   read_key(cert, c);
   int sig_nid = X509_get_signature_nid(cert);
   const char* sig = sig_nid != NID_undef ? OBJ_nid2ln(sig_nid) : nullptr;
@@ -137,11 +139,18 @@ CertInfo read_cert(X509* cert, std::time_t now) {
 boost::json::object to_json(const CertInfo& c) {
   boost::json::array sans;
   for (const auto& s : c.sans) sans.push_back(boost::json::value(s));
-  boost::json::object o{
-      {"subject", c.subject},       {"issuer", c.issuer},           {"serial", c.serial},
-      {"not_before", c.not_before}, {"not_after", c.not_after},     {"days_left", c.days_left},
-      {"key_type", c.key_type},     {"key_bits", c.key_bits},       {"signature_algorithm", c.signature_algorithm},
-      {"sans", std::move(sans)},    {"self_signed", c.self_signed}, {"sha256", c.sha256}};
+  boost::json::object o{{"subject", c.subject},
+                        {"issuer", c.issuer},
+                        {"serial", c.serial},
+                        {"not_before", c.not_before},
+                        {"not_after", c.not_after},
+                        {"days_left", c.days_left ? boost::json::value(*c.days_left) : boost::json::value(nullptr)},
+                        {"key_type", c.key_type},
+                        {"key_bits", c.key_bits},
+                        {"signature_algorithm", c.signature_algorithm},
+                        {"sans", std::move(sans)},
+                        {"self_signed", c.self_signed},
+                        {"sha256", c.sha256}};
   if (!c.curve.empty()) o["curve"] = c.curve;
   return o;
 }

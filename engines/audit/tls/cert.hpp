@@ -3,6 +3,7 @@
 #include <boost/json/object.hpp>
 #include <cstdint>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,10 @@ struct CertInfo {
   std::string not_before;  // ISO 8601 UTC
   std::string not_after;
   std::time_t not_after_time = 0;
-  std::int64_t days_left = 0;  // whole days from now to not_after (negative once expired)
-  std::string key_type;        // RSA | EC | Ed25519 | DSA …
+  // Whole days from now to not_after (negative once expired); null when notAfter cannot be read, so
+  // an unreadable date is never reported as an expiry.
+  std::optional<std::int64_t> days_left;
+  std::string key_type;  // RSA | EC | Ed25519 | DSA …
   int key_bits = 0;
   std::string curve;                // EC: the named curve
   std::string signature_algorithm;  // "sha256WithRSAEncryption"

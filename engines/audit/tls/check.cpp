@@ -107,11 +107,11 @@ TlsReport check_tls(const std::string& target, const net::EgressPolicy& policy, 
     r.error = e.what();
     return finish();
   }
-  for (const auto& a : t.addresses) r.addresses.push_back(a.to_string());
   if (auto why = policy.refusal(t.addresses)) {
     r.error = *why;
     return finish();
   }
+  for (const auto& a : t.addresses) r.addresses.push_back(a.to_string());
 
   // A client offering everything: does it speak TLS at all, and the chain.
   ProbeSpec all{TLS1_VERSION, TLS1_3_VERSION, "ALL:@SECLEVEL=0", true};

@@ -63,7 +63,8 @@ struct TlsReport {
 
 struct TlsOptions {
   net::ScanOptions scan;  // ca_file, user agent; request_timeout bounds each probe
-  std::chrono::steady_clock::time_point deadline;
+  // The caller's deadline; the check never runs past limits::kTlsCheckBudgetMs either.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 TlsReport check_tls(const std::string& target, const net::EgressPolicy& policy, const TlsOptions& options);

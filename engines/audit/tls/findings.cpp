@@ -61,10 +61,13 @@ void protocol_findings(const TlsReport& r, std::vector<Finding>& out) {
       f.evidence.push_back({endpoint(r), p.name + " handshake accepted, cipher " + p.cipher,
                             "probed with a client offering only " + p.name, std::nullopt});
   if (!f.evidence.empty()) out.push_back(std::move(f));
-  bool modern = std::any_of(r.protocols.begin(), r.protocols.end(), [](const ProtocolProbe& p) {
-    return (p.name == "TLSv1.2" || p.name == "TLSv1.3") && p.offered.value_or(false);
-  });
-  if (!modern && !r.protocols.empty()) {
+  // Only an explicit refusal of both counts: a probe that timed out or could not connect proves
+  // nothing, and the first handshake having negotiated 1.2 or 1.3 proves the opposite.
+  auto modern = [](const std::string& name) { return name == "TLSv1.2" || name == "TLSv1.3"; };
+  int refused = 0;
+  for (const auto& p : r.protocols)
+    if (modern(p.name) && p.offered == false) ++refused;
+  if (refused == 2 && !modern(r.protocol)) {
     Finding m = make("tls-no-modern-protocol", "Neither TLS 1.2 nor TLS 1.3 offered", Severity::High, "A02:2021", 327,
                      "Current browsers refuse servers without TLS 1.2 or 1.3.", "Enable TLS 1.2 and TLS 1.3.");
     m.evidence.push_back({endpoint(r), "TLSv1.2 and TLSv1.3 handshakes refused", "", std::nullopt});
@@ -102,19 +105,21 @@ void cert_findings(const TlsReport& r, std::vector<Finding>& out) {
   auto evidence = [&](std::string excerpt, std::string note) {
     return Evidence{endpoint(r), std::move(excerpt), std::move(note), std::nullopt};
   };
-  if (leaf.days_left < 0) {
-    Finding f = make("tls-cert-expired", "Certificate expired", Severity::High, "A02:2021", 298,
-                     "The server's certificate expired " + std::to_string(-leaf.days_left) +
-                         " day(s) ago; browsers refuse the connection.",
-                     "Renew the certificate (automate it, e.g. with ACME).");
+  // An unreadable notAfter (no days_left) says nothing about expiry.
+  const std::int64_t days = leaf.days_left.value_or(kExpiryMediumDays);
+  if (days < 0) {
+    Finding f = make(
+        "tls-cert-expired", "Certificate expired", Severity::High, "A02:2021", 298,
+        "The server's certificate expired " + std::to_string(-days) + " day(s) ago; browsers refuse the connection.",
+        "Renew the certificate (automate it, e.g. with ACME).");
     f.evidence.push_back(evidence(leaf_text, "not_after " + leaf.not_after));
     out.push_back(std::move(f));
-  } else if (leaf.days_left < kExpiryMediumDays) {
-    Severity sev = leaf.days_left < kExpiryHighDays ? Severity::High : Severity::Medium;
-    Finding f = make("tls-cert-expiring", "Certificate expires in " + std::to_string(leaf.days_left) + " day(s)", sev,
-                     "A02:2021", 298, "The certificate expires soon; after that browsers refuse the connection.",
+  } else if (days < kExpiryMediumDays) {
+    Severity sev = days < kExpiryHighDays ? Severity::High : Severity::Medium;
+    Finding f = make("tls-cert-expiring", "Certificate expires in " + std::to_string(days) + " day(s)", sev, "A02:2021",
+                     298, "The certificate expires soon; after that browsers refuse the connection.",
                      "Renew the certificate now and automate renewal.");
-    f.evidence.push_back(evidence(leaf_text, "days_left " + std::to_string(leaf.days_left)));
+    f.evidence.push_back(evidence(leaf_text, "days_left " + std::to_string(days)));
     out.push_back(std::move(f));
   }
   if (r.hostname_match && !*r.hostname_match) {

@@ -141,6 +141,29 @@ BOOST_AUTO_TEST_CASE(weak_cipher_groups_have_their_severity) {
   BOOST_TEST(grade_of(r) == "F");
 }
 
+BOOST_AUTO_TEST_CASE(only_refused_modern_protocols_are_a_finding) {
+  // Probes of 1.2 and 1.3 that timed out prove nothing, and the first handshake negotiated 1.3.
+  auto r = good_report();
+  r.protocols[2].offered = std::nullopt;
+  r.protocols[3].offered = std::nullopt;
+  BOOST_TEST(findings_of(r, false).empty());
+  BOOST_TEST(grade_of(r) == "A+");
+  // Both refused and the server negotiated 1.0: that is the finding.
+  r.protocol = "TLSv1.0";
+  r.protocols = {{"TLSv1.0", true, "AES128-SHA", ""},
+                 {"TLSv1.1", false, "", "alert"},
+                 {"TLSv1.2", false, "", "alert"},
+                 {"TLSv1.3", false, "", "alert"}};
+  auto names = checks(findings_of(r, false));
+  BOOST_TEST((std::find(names.begin(), names.end(), "tls-no-modern-protocol") != names.end()));
+}
+
+BOOST_AUTO_TEST_CASE(an_unreadable_expiry_date_is_not_an_expired_certificate) {
+  auto r = good_report();
+  r.chain[0].days_left = std::nullopt;
+  BOOST_TEST(findings_of(r, false).empty());
+}
+
 BOOST_AUTO_TEST_CASE(certificate_problems_are_found) {
   auto r = good_report();
   r.chain[0].days_left = -3;
@@ -214,14 +237,14 @@ BOOST_AUTO_TEST_CASE(a_certificate_is_read) {
   BOOST_TEST(c.key_type == "RSA");
   BOOST_TEST(c.key_bits == 1024);
   BOOST_TEST(c.signature_algorithm == "sha1WithRSAEncryption");
-  BOOST_TEST(c.days_left == -2);
+  BOOST_TEST(c.days_left.value_or(0) == -2);
   BOOST_TEST(c.self_signed);
   BOOST_TEST(c.serial == "1234");
   BOOST_TEST(c.sha256.size() == 64u);
   BOOST_TEST(c.sans == (std::vector<std::string>{"DNS:test.example", "IP:127.0.0.1", "IP:0:0:0:0:0:0:0:1"}));
   auto good = make_cert(2048, EVP_sha256(), -1, 90, "DNS:a.example");
   auto g = read_cert(good.get(), std::time(nullptr));
-  BOOST_TEST(g.days_left == 90);
+  BOOST_TEST(g.days_left.value_or(0) == 90);
   BOOST_TEST(g.signature_algorithm == "sha256WithRSAEncryption");
   BOOST_TEST(g.not_after.size() == 20u);
 }
