@@ -116,6 +116,9 @@ inline constexpr std::size_t kExposureBodyBytes =
 inline constexpr std::size_t kExposureExcerptBytes = 300;  // the matched text shown as a finding's excerpt
 // TLS check (engines/audit/tls): one handshake probe (also capped by scanner.request_timeout), the
 // whole check (11 probes and the HSTS fetch; also capped by the audit's deadline), the HSTS answer.
+// Name lookups of net::resolve_host (TLS, geolocation) still running per process: one abandoned
+// after its timeout keeps a thread until the resolver gives up.
+inline constexpr int kPendingLookups = 16;
 inline constexpr std::int64_t kTlsProbeTimeoutMs = 5000;
 inline constexpr std::int64_t kTlsCheckBudgetMs = 30000;
 inline constexpr std::size_t kTlsHstsBodyBytes = 65536;

@@ -12,7 +12,7 @@ Response audit_geo(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
   auto o = geo_options(ctx.app.cfg.scanner);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-  auto report = audit::geo::locate(target, o);
+  auto report = audit::geo::locate(target, o, ctx.app.egress);
   auto out = audit::geo::to_json(report);
   boost::json::array findings;
   for (const auto& f : audit::geo::findings_of(report)) findings.push_back(audit::to_json(f));

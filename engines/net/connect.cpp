@@ -8,12 +8,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <thread>
+
+#include "engines/limits.hpp"
 
 namespace dozor::net {
 namespace {
@@ -104,6 +107,13 @@ std::vector<IpAddress> resolve_host(const std::string& raw_host, milliseconds ti
   std::string host = strip_brackets(raw_host);
   if (auto literal = IpAddress::parse(host)) return {*literal};
   if (host.empty()) throw ConnectError(ConnectError::Kind::Resolve, "no host name to resolve");
+  // getaddrinfo cannot be interrupted: a lookup that outlives `timeout` keeps its thread until the
+  // resolver gives up. Bound how many may be left so at once, so slow names cannot pile threads up.
+  static std::atomic<int> pending{0};
+  if (pending.fetch_add(1) >= limits::kPendingLookups) {
+    pending.fetch_sub(1);
+    throw ConnectError(ConnectError::Kind::Resolve, "too many name lookups in progress; try again later");
+  }
   auto state = std::make_shared<Lookup>();
   std::thread([state, host] {
     addrinfo hints{};
@@ -125,6 +135,7 @@ std::vector<IpAddress> resolve_host(const std::string& raw_host, milliseconds ti
     state->addresses = std::move(out);
     state->done = true;
     state->done_cv.notify_all();
+    pending.fetch_sub(1);
   }).detach();
   std::unique_lock l(state->mutex);
   if (!state->done_cv.wait_for(l, timeout, [&] { return state->done; }))

@@ -41,7 +41,9 @@ class Socket {
 
 // The addresses of `host` (a name, a dotted quad, an IPv6 literal with or without brackets),
 // A and AAAA, in the resolver's order without duplicates. A literal needs no DNS. The lookup
-// (glibc's getaddrinfo_a) is abandoned after `timeout`. Throws ConnectError (Resolve, Timeout).
+// (getaddrinfo on a thread of its own) is abandoned after `timeout`; at most
+// limits::kPendingLookups may be outstanding per process, beyond that the call refuses at once.
+// Throws ConnectError (Resolve, Timeout).
 std::vector<IpAddress> resolve_host(const std::string& host, std::chrono::milliseconds timeout);
 
 // A connected, non-blocking TCP socket to the first of `addresses` that accepts within what is

@@ -12,6 +12,8 @@
 #include <memory>
 
 #include "engines/net/connect.hpp"
+#include "engines/net/egress_policy.hpp"
+#include "engines/text/utc_time.hpp"
 
 namespace dozor::audit::geo {
 namespace {
@@ -47,14 +49,6 @@ std::optional<std::uint32_t> mmdb_uint(MMDB_entry_s* entry, const char* const* p
   return std::nullopt;
 }
 
-std::string day_of(std::time_t t) {
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
-
 void lookup_mmdb(const std::string& path, GeoAddress& a, std::optional<Database>* db) {
   Mmdb m(path);
   if (!m.open) throw std::runtime_error("cannot open the MaxMind DB " + path);
@@ -62,7 +56,7 @@ void lookup_mmdb(const std::string& path, GeoAddress& a, std::optional<Database>
     *db = Database{"MaxMind DB",
                    m.db.metadata.database_type ? m.db.metadata.database_type : "",
                    {path},
-                   day_of(static_cast<std::time_t>(m.db.metadata.build_epoch))};
+                   text::utc_format(static_cast<std::time_t>(m.db.metadata.build_epoch), text::kUtcDay)};
   int gai = 0, err = 0;
   MMDB_lookup_result_s res = MMDB_lookup_string(&m.db, a.address.c_str(), &gai, &err);
   if (gai != 0 || err != MMDB_SUCCESS || !res.found_entry) return;
@@ -135,7 +129,7 @@ GeoAddress locate_address(const std::string& address, const GeoOptions& o, std::
   return a;
 }
 
-GeoReport locate(const std::string& target, const GeoOptions& o) {
+GeoReport locate(const std::string& target, const GeoOptions& o, const net::EgressPolicy& policy) {
   GeoReport r;
   r.target = target;
   auto url = boost::urls::parse_uri(target);
@@ -149,6 +143,12 @@ GeoReport locate(const std::string& target, const GeoOptions& o) {
     addresses = net::resolve_host(r.host, o.resolve_timeout);
   } catch (const net::ConnectError& e) {
     r.error = e.what();
+    return r;
+  }
+  // The same rule as every check: names that resolve into networks the policy closes are not
+  // mapped for the caller (with scanner.allow_private_targets they are, and classified).
+  if (auto why = policy.refusal(addresses)) {
+    r.error = *why;
     return r;
   }
   try {
@@ -213,7 +213,7 @@ Step geo_step(const GeoOptions& options) {
   return {"geo", [options](const StepInput& in, AuditParts& out) {
             GeoOptions o = options;
             o.resolve_timeout = std::min(o.resolve_timeout, in.scan.request_timeout);
-            auto report = locate(in.target, o);
+            auto report = locate(in.target, o, in.policy);
             out.parts["geo"] = to_json(report);
             for (auto& f : findings_of(report)) out.findings.push_back(std::move(f));
             if (report.error) out.errors.push_back({"geo", *report.error});

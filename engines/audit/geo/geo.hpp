@@ -12,6 +12,7 @@
 
 #include "engines/audit/finding.hpp"
 #include "engines/audit/observer.hpp"
+#include "engines/net/egress_policy.hpp"
 
 namespace dozor::audit::geo {
 
@@ -43,7 +44,9 @@ struct GeoOptions {
   std::chrono::milliseconds resolve_timeout{10000};
 };
 
-GeoReport locate(const std::string& target, const GeoOptions& options);
+// Resolves the target's host and locates each address; a DNS answer the egress policy refuses is
+// an error, like every other check's.
+GeoReport locate(const std::string& target, const GeoOptions& options, const net::EgressPolicy& policy);
 
 // A configured MaxMind DB must open: checked at start (dozor-fcgi's master), so a wrong path is a
 // clear configuration error rather than a failed check later. Nothing to check when unset.

@@ -149,6 +149,18 @@ BOOST_AUTO_TEST_CASE(a_configured_database_that_cannot_be_opened_is_a_clear_erro
   BOOST_CHECK_THROW(locate_address("8.8.8.8", o, nullptr), std::runtime_error);
 }
 
+BOOST_AUTO_TEST_CASE(the_egress_policy_decides_which_names_are_mapped) {
+  GeoOptions o;
+  auto closed = locate("https://127.0.0.1:8443/", o, dozor::net::EgressPolicy(false));
+  BOOST_TEST(closed.addresses.empty());
+  BOOST_REQUIRE(closed.error);
+  BOOST_TEST(closed.error->find("egress policy") != std::string::npos);
+  auto open = locate("https://127.0.0.1:8443/", o, dozor::net::EgressPolicy(true));
+  BOOST_TEST(!open.error);
+  BOOST_REQUIRE_EQUAL(open.addresses.size(), 1u);
+  BOOST_TEST(open.addresses[0].kind == "loopback");
+}
+
 BOOST_AUTO_TEST_CASE(hosting_outside_russia_is_one_info_finding_with_the_addresses) {
   GeoAddress fi{"203.0.113.77", "public", "FI", "Finland", std::nullopt, std::nullopt, std::nullopt};
   GeoAddress ru{"198.51.100.1", "public", "RU", "Russia", std::nullopt, std::nullopt, std::nullopt};
