@@ -119,16 +119,14 @@ Response audit_report(UserContext& ctx) {
   auto lang = lang_param(ctx.request);
   auto options = base_options(ctx.app, "audit");
   apply_crawl_params(ctx.request, options);  // for the audit run when none is stored
-  auto stored = audit::store::latest(ctx.app.db, ctx.caller.id, target);
-  if (!stored) {
+  auto stored = audit::store::latest_or_run(ctx.app.db, ctx.caller.id, target, [&] {
     auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-    auto report = audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, "audit", target));
-    stored = audit::store::save(ctx.app.db, ctx.caller.id, report);
-  }
+    return audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, "audit", target));
+  });
   Response r;
   r.content_type = std::string(report::kDocxContentType);
-  r.body = report::render_audit_docx(*stored, {lang, {}});
-  r.headers.emplace_back("Content-Disposition", report::content_disposition(report::report_filename(*stored)));
+  r.body = report::render_audit_docx(stored, {lang, {}});
+  r.headers.emplace_back("Content-Disposition", report::content_disposition(report::report_filename(stored)));
   return r;
 }
 

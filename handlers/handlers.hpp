@@ -72,8 +72,8 @@ Response crawl_site(UserContext& ctx);
 Response audit_run(UserContext& ctx);
 Response audit_full(UserContext& ctx);
 Response audit_evidence(UserContext& ctx);
-Response audit_report(UserContext& ctx);
-Response audit_service_grades(UserContext& ctx);  // the DOCX of the latest stored audit
+Response audit_report(UserContext& ctx);  // the DOCX of the latest stored audit
+Response audit_service_grades(UserContext& ctx);
 Response audit_batch(UserContext& ctx);
 Response compliance_check(UserContext& ctx);
 Response cms_detect(UserContext& ctx);  // handlers/tech.cpp

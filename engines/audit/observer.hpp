@@ -50,6 +50,14 @@ struct StepInput {
   const net::ScanOptions& scan;  // request timeouts already cut to the audit's deadline
   std::chrono::steady_clock::time_point deadline;
   const crawl::CrawlResult* crawl = nullptr;  // null for steps that run before the crawl
+
+  // At most `share` (0..1] of the time the audit has left, so one slow step cannot starve the
+  // steps and the crawl after it.
+  std::chrono::steady_clock::time_point share_of_time(double share) const {
+    auto now = std::chrono::steady_clock::now();
+    if (deadline <= now) return deadline;
+    return now + std::chrono::duration_cast<std::chrono::steady_clock::duration>((deadline - now) * share);
+  }
 };
 
 struct Step {

@@ -84,6 +84,12 @@ std::optional<boost::json::object> latest(db::Database& db, std::int64_t user_id
   return boost::json::parse(*raw).as_object();
 }
 
+boost::json::object latest_or_run(db::Database& db, std::int64_t user_id, const std::string& target,
+                                  const std::function<AuditReport()>& run) {
+  if (auto stored = latest(db, user_id, target)) return std::move(*stored);
+  return save(db, user_id, run());
+}
+
 boost::json::object summary_json(const db::audits::AuditSummary& s) {
   boost::json::object counts;
   for (std::size_t i = 0; i < s.counts.size(); ++i) counts[to_string(static_cast<Severity>(i))] = s.counts[i];

@@ -3,6 +3,7 @@
 // gains its ids; the evidence route reads the newest evidence back.
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,11 @@ namespace dozor::audit::store {
 boost::json::object save(db::Database& db, std::int64_t user_id, const AuditReport& report);
 
 std::optional<boost::json::object> latest(db::Database& db, std::int64_t user_id, const std::string& target);
+
+// The user's newest stored audit of `target`; when there is none, `run` makes one and it is stored
+// first, so a report download and the audit history agree.
+boost::json::object latest_or_run(db::Database& db, std::int64_t user_id, const std::string& target,
+                                  const std::function<AuditReport()>& run);
 
 // {"audit_id", "grade", "score", "counts": {severity: n}, "finished_at"}: a stored audit's badge.
 boost::json::object summary_json(const db::audits::AuditSummary& s);

@@ -33,6 +33,21 @@ std::optional<std::string> hmac_sha256(std::string_view key, std::string_view da
   return std::string(reinterpret_cast<const char*>(mac), len);
 }
 
+std::optional<std::string> sha256_hex(std::string_view data) {
+  if (injected_failure()) return std::nullopt;
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr) != 1 || len != 32) return std::nullopt;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(64);
+  for (unsigned i = 0; i < len; ++i) {
+    out += kHex[digest[i] >> 4];
+    out += kHex[digest[i] & 0xF];
+  }
+  return out;
+}
+
 bool equal_constant_time(std::string_view a, std::string_view b) {
   return a.size() == b.size() && !a.empty() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }

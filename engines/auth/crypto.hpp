@@ -11,6 +11,9 @@ namespace dozor::auth::crypto {
 // HMAC-SHA-256 of `data` under `key`: 32 bytes, or nullopt when OpenSSL fails.
 std::optional<std::string> hmac_sha256(std::string_view key, std::string_view data);
 
+// Lower-case hex SHA-256 of `data` (64 characters), or nullopt when OpenSSL fails.
+std::optional<std::string> sha256_hex(std::string_view data);
+
 // Constant-time equality of two byte strings of the same length; false for different lengths.
 bool equal_constant_time(std::string_view a, std::string_view b);
 

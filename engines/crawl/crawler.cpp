@@ -40,14 +40,6 @@ bool looks_binary(const std::string& url) {
   return kBinary.count(path.substr(dot + 1)) > 0;
 }
 
-bool is_html_type(const std::string& content_type, const std::string& body) {
-  auto ct = lower(content_type.substr(0, content_type.find(';')));
-  if (ct.find("html") != std::string::npos) return true;
-  if (!ct.empty()) return false;
-  auto head = lower(body.substr(0, 512));
-  return head.find("<html") != std::string::npos || head.find("<!doctype html") != std::string::npos;
-}
-
 struct Candidate {
   std::string url;
   int depth;
@@ -362,6 +354,14 @@ boost::json::array strings(const std::vector<std::string>& v) {
 }
 
 }  // namespace
+
+bool is_html_type(const std::string& content_type, const std::string& body) {
+  auto ct = lower(content_type.substr(0, content_type.find(';')));
+  if (ct.find("html") != std::string::npos) return true;
+  if (!ct.empty()) return false;
+  auto head = lower(body.substr(0, 512));
+  return head.find("<html") != std::string::npos || head.find("<!doctype html") != std::string::npos;
+}
 
 CrawlResult crawl(const std::string& target, const net::EgressPolicy& policy, const CrawlOptions& options) {
   Crawler c(target, policy, options);

@@ -124,4 +124,8 @@ boost::json::object to_json(const CrawlResult& result);
 // The structure as a tree: {"name": "/", "path": "/", "children": [...]}.
 boost::json::object structure_tree(const std::set<std::string>& paths);
 
+// An HTML answer: its Content-Type names html (any case), or it has none and the body starts like
+// an HTML document. The crawler and the technology detector decide it the same way.
+bool is_html_type(const std::string& content_type, const std::string& body);
+
 }  // namespace dozor::crawl

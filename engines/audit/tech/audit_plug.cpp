@@ -20,7 +20,7 @@ Step probe_step(const std::shared_ptr<Shared>& shared) {
             // The audit's target is where the crawl starts; the probes go to its origin. A
             // certificate problem is the TLS check's finding, not a reason to see nothing here.
             queue_probes(in.target, shared->fp, session, shared->detector, false);
-            session.run(in.deadline);
+            session.run(in.share_of_time(0.25));  // the crawl comes next and needs the rest
           }};
 }
 

@@ -1,29 +1,15 @@
 #include "engines/audit/tech/detector.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <boost/json/object.hpp>
 
 #include "engines/audit/tech/version.hpp"
+#include "engines/auth/crypto.hpp"
 #include "engines/limits.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::audit::tech {
 namespace {
-
-std::string sha256_hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < len; ++i) {
-    out.push_back(hex[digest[i] >> 4]);
-    out.push_back(hex[digest[i] & 15]);
-  }
-  return out;
-}
 
 std::string trim(std::string_view v) {
   auto b = v.find_first_not_of(" \t");
@@ -117,7 +103,9 @@ void Detector::probe(const std::string& url, const std::string& path, int status
   if (status < 200 || status > 299) return;
   if (path == "/robots.txt") robots(url, body);
   if (path == "/favicon.ico" && !body.empty()) {
-    auto digest = sha256_hex(body);
+    auto hashed = auth::crypto::sha256_hex(body);
+    if (!hashed) return;  // OpenSSL failed: no favicon evidence rather than a wrong one
+    const std::string& digest = *hashed;
     auto it = fp_.favicon_sha256.find(digest);
     if (it != fp_.favicon_sha256.end() && favicon_seen_.insert(digest).second) {
       Found& f = found_[it->second];

@@ -4,6 +4,7 @@
 
 #include "engines/audit/tech/probes.hpp"
 #include "engines/crawl/charset.hpp"
+#include "engines/crawl/crawler.hpp"
 #include "engines/crawl/html_extract.hpp"
 #include "engines/limits.hpp"
 
@@ -11,14 +12,6 @@ namespace dozor::audit::tech {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-bool looks_like_html(const std::string& content_type, std::string_view body) {
-  if (content_type.find("html") != std::string::npos) return true;
-  if (!content_type.empty()) return false;
-  auto start = body.substr(0, 512);
-  return start.find("<html") != std::string_view::npos || start.find("<!DOCTYPE") != std::string_view::npos ||
-         start.find("<!doctype") != std::string_view::npos;
-}
 
 bool same_origin(const std::string& a, const std::string& b) { return net::origin_of(a) == net::origin_of(b); }
 
@@ -58,7 +51,7 @@ SiteReport detect_site(const std::string& target, const net::EgressPolicy& polic
     content_type = net::first_header(page.exchanges.back().response_headers, "content-type").value_or("");
   std::string html;
   crawl::PageFacts facts;
-  bool is_html = looks_like_html(content_type, page.body);
+  bool is_html = crawl::is_html_type(content_type, page.body);
   if (is_html) {
     html = crawl::to_utf8(page.body, content_type);
     facts = crawl::extract_html(html, page.final_url);

@@ -67,3 +67,20 @@ BOOST_AUTO_TEST_CASE(a_failing_step_is_an_error_and_an_exhausted_budget_skips_th
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(step_time_share)
+
+BOOST_AUTO_TEST_CASE(a_step_takes_at_most_its_share_of_what_is_left) {
+  const std::string target = "https://example.com/", kind = "audit";
+  const dozor::net::EgressPolicy policy(false);
+  const dozor::net::ScanOptions scan;
+  auto now = std::chrono::steady_clock::now();
+  dozor::audit::StepInput in{target, kind, policy, scan, now + std::chrono::seconds(40)};
+  auto half = in.share_of_time(0.5);
+  BOOST_TEST((half > now + std::chrono::seconds(19) && half <= now + std::chrono::seconds(21)));
+  BOOST_TEST((in.share_of_time(1.0) <= in.deadline));
+  dozor::audit::StepInput late{target, kind, policy, scan, now - std::chrono::seconds(1)};
+  BOOST_TEST((late.share_of_time(0.5) == late.deadline));  // nothing left: nothing to share
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,7 @@
 // Technology detection over pages, robots.txt and probes: versions, confidence, implies,
 // excludes, evidence, and no false positives on a plain page (docs/audit.md "Technologies").
 #include "engines/audit/tech/detector.hpp"
+#include "tests/unit/support/audit_data.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
@@ -14,15 +15,9 @@ using namespace dozor::audit::tech;
 
 namespace {
 
-const Fingerprints& shipped() {
-  static const Fingerprints fp = Fingerprints::load(std::filesystem::path(DOZOR_SOURCE_DIR) / "share" / "audit");
-  return fp;
-}
+const Fingerprints& shipped() { return dozor::test::shipped_audit_data().tech; }
 
-const VulnLibraries& libraries() {
-  static const VulnLibraries l = VulnLibraries::load(std::filesystem::path(DOZOR_SOURCE_DIR) / "share" / "audit");
-  return l;
-}
+const VulnLibraries& libraries() { return dozor::test::shipped_audit_data().vulnlibs; }
 
 net::Exchange answer(const std::string& url, std::vector<net::HeaderField> headers) {
   net::Exchange x;
