@@ -118,11 +118,15 @@ function statusMessage(status, detail, retryAfter) {
 /**
  * Calls the API. Resolves with the parsed JSON body (or null for an empty body).
  * @param {string} path e.g. '/api/v1/services'
- * @param {{method?: string, body?: any, auth?: boolean, redirectOn401?: boolean, signal?: AbortSignal}} options
+ * @param {{method?: string, body?: any, auth?: boolean, redirectOn401?: boolean, signal?: AbortSignal,
+ *   raw?: boolean, accept?: string}} options
  *   auth=false: send no token (login form). redirectOn401=false: throw instead of leaving the page.
+ *   raw=true: resolve with the Response itself (a file download); errors are handled as for JSON.
  */
-export async function api(path, { method = 'GET', body, auth = true, redirectOn401 = true, signal } = {}) {
-  const headers = { Accept: 'application/json' };
+export async function api(path, {
+  method = 'GET', body, auth = true, redirectOn401 = true, signal, raw = false, accept = 'application/json',
+} = {}) {
+  const headers = { Accept: accept };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (auth) {
     const token = getToken();
@@ -148,6 +152,7 @@ export async function api(path, { method = 'GET', body, auth = true, redirectOn4
     throw new ApiError(0, t('error.network'));
   }
 
+  if (raw && res.ok) return res;
   let data = null;
   const text = await res.text();
   if (text) {

@@ -1,10 +1,10 @@
 // Full-audit panel: POST /api/v1/audit/{target} — grade, counts by severity and the findings
 // (filterable by severity) with evidence and recommendation; and the DOCX report of the latest
 // stored audit (GET /api/v1/audit/{target}/report?lang=…), fetched with the bearer token.
-import { api, getToken, ApiError } from './api.js';
+import { api } from './api.js';
 import { t, lang } from './i18n.js';
-import { el, toast } from './ui.js';
-import { targetSegment, gradeBadge, runPanel, notice, severityTag, SEVERITIES, facts } from './sec-common.js';
+import { el, toast, busy, isBusy } from './ui.js';
+import { targetSegment, gradeBlock, runPanel, notice, severityTag, SEVERITIES, facts } from './sec-common.js';
 
 function evidenceItem(ev) {
   const x = ev.exchange;
@@ -61,7 +61,7 @@ export function renderAudit(report) {
   const errors = Array.isArray(report.errors) ? report.errors : [];
   return el('div', { class: 'result', dataset: { result: 'audit' } },
     el('div', { class: 'result-head' },
-      gradeBadge(report.grade, report.score),
+      gradeBlock(report.grade, report.score),
       facts([
         [t('sec.score'), report.score ?? t('common.dash')],
         [t('sec.audit.headerGrade'), report.headers && report.headers.grade ? report.headers.grade : null],
@@ -84,15 +84,9 @@ export function fileNameFrom(header, fallback) {
 }
 
 async function downloadReport(target, reportLang) {
-  const token = getToken();
-  const res = await fetch(`/api/v1/audit/${targetSegment(target)}/report?lang=${encodeURIComponent(reportLang)}`, {
-    headers: { Authorization: `Bearer ${token}`, Accept: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
-    cache: 'no-store', credentials: 'same-origin',
-  }).catch(() => { throw new ApiError(0, t('error.network')); });
-  if (!res.ok) {
-    if (res.status === 404 || res.status === 405) throw new ApiError(res.status, t('sec.report.unavailable'));
-    throw new ApiError(res.status, t('error.generic', { status: res.status }));
-  }
+  const res = await api(`/api/v1/audit/${targetSegment(target)}/report?lang=${encodeURIComponent(reportLang)}`, {
+    raw: true, accept: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  });
   const blob = await res.blob();
   const href = URL.createObjectURL(blob);
   const a = el('a', { href, download: fileNameFrom(res.headers.get('Content-Disposition'), `dozor-audit-${target.url.hostname}.docx`), hidden: true });
@@ -109,8 +103,8 @@ function reportControls(target) {
   const status = el('span', { class: 'muted small', role: 'status', 'aria-live': 'polite' });
   const button = el('button', { type: 'button', class: 'btn btn-ghost', id: 'report-download' }, t('sec.report.download'));
   button.addEventListener('click', async () => {
-    if (button.getAttribute('aria-busy') === 'true') return;
-    button.setAttribute('aria-busy', 'true');
+    if (isBusy(button)) return;
+    const done = busy(button, null, { keepFocus: true });
     status.textContent = t('sec.report.preparing');
     try {
       await downloadReport(target, select.value);
@@ -119,7 +113,7 @@ function reportControls(target) {
       status.textContent = '';
       toast(err.message, 'error');
     } finally {
-      button.removeAttribute('aria-busy');
+      done();
     }
   });
   return el('span', { class: 'report-controls' }, el('label', { for: 'report-lang', class: 'visually-hidden' }, t('sec.report.lang')),

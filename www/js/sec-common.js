@@ -17,7 +17,7 @@ export function localized(text) {
 }
 
 /** The grade as a large badge with its accessible name ("Grade: A+"). */
-export function gradeBadge(grade, score) {
+export function gradeBlock(grade, score) {
   const shown = grade || t('common.dash');
   return el('span', { class: `grade ${gradeClass(grade)}`, dataset: { grade: grade || '' } },
     el('span', { class: 'visually-hidden' }, t('sec.gradeLabel', { grade: shown })),

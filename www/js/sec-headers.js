@@ -2,7 +2,7 @@
 import { api } from './api.js';
 import { t } from './i18n.js';
 import { el } from './ui.js';
-import { targetSegment, gradeBadge, runPanel, notice, table, facts } from './sec-common.js';
+import { targetSegment, gradeBlock, runPanel, notice, table, facts } from './sec-common.js';
 
 export function renderHeaders(report) {
   if (!report || typeof report !== 'object') return notice(t('sec.badAnswer'));
@@ -19,7 +19,7 @@ export function renderHeaders(report) {
     el('code', {}, a.name), ` — ${a.status}${a.value ? `: ${a.value}` : ''}${a.note ? ` (${a.note})` : ''}`));
   return el('div', { class: 'result', dataset: { result: 'headers' } },
     el('div', { class: 'result-head' },
-      gradeBadge(report.grade, report.score),
+      gradeBlock(report.grade, report.score),
       facts([
         [t('sec.score'), report.score ?? t('common.dash')],
         [t('sec.testsPassed'), report.tests_quantity ? `${report.tests_passed} / ${report.tests_quantity}` : null],

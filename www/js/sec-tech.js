@@ -32,15 +32,7 @@ export const techPanel = {
   render(target) {
     return runPanel({
       id: 'technologies', titleKey: 'sec.tech.title', hintKey: 'sec.tech.hint', buttonKey: 'sec.tech.run',
-      run: async () => {
-        try {
-          return renderTechnologies(await api(`/api/v1/cms/${targetSegment(target)}`));
-        } catch (err) {
-          // The route lands separately; a server without it says so plainly.
-          if (err && (err.status === 404 || err.status === 405)) return notice(t('sec.tech.unavailable'));
-          throw err;
-        }
-      },
+      run: async () => renderTechnologies(await api(`/api/v1/cms/${targetSegment(target)}`)),
     });
   },
 };

@@ -1,6 +1,6 @@
 // Small DOM helpers shared by the pages. Text always goes through textContent (never innerHTML),
 // so data from the API cannot inject markup.
-import { t } from './i18n.js';
+import { t, formatDate } from './i18n.js';
 
 /**
  * el('button', {class: 'btn', type: 'button', dataset: {id: 3}, onclick: fn}, 'text', child…)
@@ -55,7 +55,7 @@ export function gradeClass(grade) {
 export function gradeBadge(audit, extraClass = '') {
   if (!audit || !audit.grade) return null;
   const serious = (audit.counts?.high || 0) + (audit.counts?.critical || 0);
-  const date = audit.finished_at ? new Date(audit.finished_at).toLocaleDateString() : '';
+  const date = audit.finished_at ? formatDate(audit.finished_at) : '';
   return el('span', {
     class: `grade-chip ${gradeClass(audit.grade)} ${extraClass}`.trim(),
     dataset: { grade: audit.grade, serious: String(serious) },
