@@ -335,6 +335,11 @@ _counter_lock = threading.Lock()
 TEST_PREFIX = "it_"
 
 
+def enc(url: str) -> str:
+    """A target URL as one path segment ({target_url} percent-encoded whole, slashes included)."""
+    return urllib.parse.quote(url, safe="")
+
+
 def unique_name(tag: str = "u") -> str:
     with _counter_lock:
         n = next(_counter)

@@ -6,7 +6,6 @@ import os
 import ssl
 import subprocess
 import tempfile
-import urllib.parse
 import unittest
 
 import dozor_client as dc
@@ -22,9 +21,6 @@ BEST = {
 }
 
 
-def enc(url: str) -> str:
-    return urllib.parse.quote(url, safe="")
-
 
 class HeadersGrade(dc.DozorTestCase):
     @classmethod
@@ -36,7 +32,7 @@ class HeadersGrade(dc.DozorTestCase):
         dc.delete_user(cls.user.id)
 
     def grade(self, target: str, prefix: str = "/api/v1", encoded: bool = True):
-        path = "%s/audit/headers/%s" % (prefix, enc(target) if encoded else target)
+        path = "%s/audit/headers/%s" % (prefix, dc.enc(target) if encoded else target)
         r = dc.get(path, token=self.user.token, timeout=60)
         self.assertEqual(r.status, 200, r.text)
         self.assertJsonContentType(r)
@@ -128,7 +124,7 @@ class HeadersGrade(dc.DozorTestCase):
         self.assertIn("cannot be reached", body["error"])
 
     def test_target_validation_and_auth(self):
-        r = dc.get("/api/v1/audit/headers/" + enc("ftp://example.com/"), token=self.user.token)
+        r = dc.get("/api/v1/audit/headers/" + dc.enc("ftp://example.com/"), token=self.user.token)
         self.assertValidation(r, [("url_scheme", ["path", "target_url"])])
         r = dc.get("/api/audit/headers/example.com")
         self.assertUnauthenticated(r)
@@ -173,7 +169,7 @@ class Crawl(dc.DozorTestCase):
         return fx
 
     def crawl(self, target, prefix="/api", query=""):
-        return dc.post("%s/crawl/%s%s" % (prefix, enc(target), query), token=self.user.token, timeout=90)
+        return dc.post("%s/crawl/%s%s" % (prefix, dc.enc(target), query), token=self.user.token, timeout=90)
 
     def test_crawl_collects_the_site_under_both_prefixes(self):
         with self.site() as fx:

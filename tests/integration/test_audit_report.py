@@ -5,7 +5,6 @@ LibreOffice round trip of the same writer is test_report_docx.py's."""
 
 import io
 import sys
-import urllib.parse
 
 import dozor_client as dc
 import test_full_audit as fa
@@ -18,9 +17,6 @@ except ImportError:  # an interpreter outside Debian's (pyenv): Debian's package
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
-
-def enc(url: str) -> str:
-    return urllib.parse.quote(url, safe="")
 
 
 def text_of(body: bytes) -> str:
@@ -64,8 +60,8 @@ class AuditReport(dc.DozorTestCase):
         before = audits_of(self.user, self.target)
         titles = {f["title"] for f in self.audit["findings"] if f["severity"] in ("high", "critical", "medium")}
         self.assertTrue(titles, self.audit["findings"])
-        paths = ["/api/v1/audit/%s/report" % enc(self.target), "/api/audit/%s/report" % self.target,
-                 "/api/security/audit/download/%s" % enc(self.target),
+        paths = ["/api/v1/audit/%s/report" % dc.enc(self.target), "/api/audit/%s/report" % self.target,
+                 "/api/security/audit/download/%s" % dc.enc(self.target),
                  "/api/security/audit/download/%s" % self.target]
         for path in paths:
             with self.subTest(path=path):
@@ -77,12 +73,12 @@ class AuditReport(dc.DozorTestCase):
         self.assertEqual(audits_of(self.user, self.target), before)
 
     def test_lang_chooses_the_reports_language_and_is_validated(self):
-        ru = self.assertDocx(dc.get("/api/v1/audit/%s/report" % enc(self.target), token=self.user.token))
-        en = self.assertDocx(dc.get("/api/v1/audit/%s/report?lang=en" % enc(self.target), token=self.user.token))
+        ru = self.assertDocx(dc.get("/api/v1/audit/%s/report" % dc.enc(self.target), token=self.user.token))
+        en = self.assertDocx(dc.get("/api/v1/audit/%s/report?lang=en" % dc.enc(self.target), token=self.user.token))
         self.assertRegex(ru, "[А-Яа-я]{4,}")
         self.assertIn("Executive summary", en)
         self.assertNotIn("Executive summary", ru)
-        r = dc.get("/api/v1/audit/%s/report?lang=de" % enc(self.target), token=self.user.token)
+        r = dc.get("/api/v1/audit/%s/report?lang=de" % dc.enc(self.target), token=self.user.token)
         self.assertValidation(r, [("enum", ["query", "lang"])])
 
     def test_without_a_stored_audit_one_is_run_and_kept(self):
@@ -90,23 +86,23 @@ class AuditReport(dc.DozorTestCase):
         with dc.FixtureServer({"/": (200, {"Content-Type": "text/html"}, "<title>Plain</title><p>hi</p>")}) as fx:
             target = fx.url("/")
             self.assertEqual(audits_of(user, target), 0)
-            text = self.assertDocx(dc.get("/api/security/audit/download/%s" % enc(target), token=user.token,
+            text = self.assertDocx(dc.get("/api/security/audit/download/%s" % dc.enc(target), token=user.token,
                                           timeout=120))
             self.assertIn(target, text)
             self.assertEqual(audits_of(user, target), 1)
             # The next download renders that one: no second audit.
-            self.assertDocx(dc.get("/api/audit/%s/report" % enc(target), token=user.token))
+            self.assertDocx(dc.get("/api/audit/%s/report" % dc.enc(target), token=user.token))
             self.assertEqual(audits_of(user, target), 1)
 
     def test_validation_and_auth(self):
-        self.assertUnauthenticated(dc.get("/api/v1/audit/%s/report" % enc(self.target)))
-        self.assertUnauthenticated(dc.get("/api/security/audit/download/%s" % enc(self.target)))
-        r = dc.get("/api/v1/audit/%s/report" % enc("ftp://example.com/"), token=self.user.token)
+        self.assertUnauthenticated(dc.get("/api/v1/audit/%s/report" % dc.enc(self.target)))
+        self.assertUnauthenticated(dc.get("/api/security/audit/download/%s" % dc.enc(self.target)))
+        r = dc.get("/api/v1/audit/%s/report" % dc.enc("ftp://example.com/"), token=self.user.token)
         self.assertValidation(r, [("url_scheme", ["path", "target_url"])])
         # Another user's stored audit is never rendered for them: they get an audit of their own.
         other = self.new_user("rr")
         before = audits_of(self.user, self.target)
-        self.assertDocx(dc.get("/api/v1/audit/%s/report?depth=0" % enc(self.target), token=other.token, timeout=120))
+        self.assertDocx(dc.get("/api/v1/audit/%s/report?depth=0" % dc.enc(self.target), token=other.token, timeout=120))
         self.assertEqual(audits_of(other, self.target), 1)
         self.assertEqual(audits_of(self.user, self.target), before)
 
@@ -158,7 +154,7 @@ class Grades(dc.DozorTestCase):
             serious = kiosk_audit["serious_findings"]
             self.assertEqual(len(serious), min(5, audit["counts"]["high"] + audit["counts"]["critical"]))
             self.assertTrue(all(f["severity"] in ("high", "critical") for f in serious), serious)
-            evidence = dc.get("/api/security/evidence/%s?severity=high,critical&limit=100" % fa.enc(site.url("/")),
+            evidence = dc.get("/api/security/evidence/%s?severity=high,critical&limit=100" % dc.enc(site.url("/")),
                               token=user.token).json
             stored = {(e["finding_id"], e["title"]) for e in evidence if e["audit_id"] == audit["audit_id"]}
             self.assertLessEqual({(f["id"], f["title"]) for f in serious}, stored)

@@ -14,7 +14,6 @@ import subprocess
 import tempfile
 import time
 import unittest
-import urllib.parse
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -27,9 +26,6 @@ CA_CERT = dc.STATE_DIR / "tls" / "cert.pem"
 CA_KEY = dc.STATE_DIR / "tls" / "key.pem"
 HSTS = "max-age=63072000; includeSubDomains"
 
-
-def enc(url: str) -> str:
-    return urllib.parse.quote(url, safe="")
 
 
 def make_sha1_cert(tmp, name, bits, days):
@@ -146,7 +142,7 @@ class AuditTls(dc.DozorTestCase):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def tls(self, target, prefix="/api", encoded=True):
-        r = dc.get("%s/audit/tls/%s" % (prefix, enc(target) if encoded else target), token=self.user.token,
+        r = dc.get("%s/audit/tls/%s" % (prefix, dc.enc(target) if encoded else target), token=self.user.token,
                    timeout=90)
         self.assertEqual(r.status, 200, r.text)
         self.assertJsonContentType(r)
@@ -260,14 +256,14 @@ class AuditTls(dc.DozorTestCase):
 
     def test_target_validation_and_auth(self):
         for prefix in ("/api/v1", "/api"):
-            r = dc.get(prefix + "/audit/tls/" + enc("ftp://example.com/"), token=self.user.token)
+            r = dc.get(prefix + "/audit/tls/" + dc.enc("ftp://example.com/"), token=self.user.token)
             self.assertValidation(r, [("url_scheme", ["path", "target_url"])])
             self.assertUnauthenticated(dc.get(prefix + "/audit/tls/example.com"))
 
     def test_the_full_audit_has_the_tls_part(self):
         cert, key = make_cert(self.tmp, "audited", rsa_bits=1024)
         with PyTlsSite(cert, key, ciphers="ECDHE+AESGCM:@SECLEVEL=0") as site:
-            r = dc.post("/api/audit/%s" % enc(site.url("/")), token=self.user.token, timeout=120)
+            r = dc.post("/api/audit/%s" % dc.enc(site.url("/")), token=self.user.token, timeout=120)
         self.assertEqual(r.status, 200, r.text)
         body = r.json
         self.assertEqual(body["tls"]["protocols"]["TLSv1.3"], True)

@@ -3,7 +3,6 @@ both prefixes, both target encodings) against local fixture sites: a fake WordPr
 1C-Bitrix, a Tilda page, a plain page and a page with an old jQuery (docs/audit.md
 "Technologies")."""
 
-import urllib.parse
 import unittest
 
 import dozor_client as dc
@@ -61,9 +60,6 @@ OLD_JQUERY_ROUTES = {
 TECH_KEYS = {"name", "slug", "version", "confidence", "categories", "website", "evidence"}
 
 
-def enc(url: str) -> str:
-    return urllib.parse.quote(url, safe="")
-
 
 class Technologies(dc.DozorTestCase):
     @classmethod
@@ -75,7 +71,7 @@ class Technologies(dc.DozorTestCase):
         dc.delete_user(cls.user.id)
 
     def detect(self, target: str, prefix: str = "/api/v1", encoded: bool = True) -> dict:
-        r = dc.get("%s/cms/%s" % (prefix, enc(target) if encoded else target), token=self.user.token, timeout=60)
+        r = dc.get("%s/cms/%s" % (prefix, dc.enc(target) if encoded else target), token=self.user.token, timeout=60)
         self.assertEqual(r.status, 200, r.text)
         self.assertJsonContentType(r)
         body = r.json
@@ -166,7 +162,7 @@ class Technologies(dc.DozorTestCase):
 
     def test_the_full_audit_lists_technologies_and_a_finding_for_the_old_jquery(self):
         with dc.FixtureServer(OLD_JQUERY_ROUTES) as fx:
-            r = dc.post("/api/audit/%s?depth=0&max_pages=1" % enc(fx.url("/")), token=self.user.token, timeout=90)
+            r = dc.post("/api/audit/%s?depth=0&max_pages=1" % dc.enc(fx.url("/")), token=self.user.token, timeout=90)
         self.assertEqual(r.status, 200, r.text)
         audit = r.json
         self.assertIn("jquery", {t["slug"] for t in audit["technologies"]})
@@ -186,9 +182,9 @@ class Technologies(dc.DozorTestCase):
     def test_a_token_is_needed_and_a_bad_target_is_422(self):
         for prefix in ("/api/v1", "/api"):
             self.assertUnauthenticated(dc.get("%s/cms/example.com" % prefix))
-            r = dc.get("%s/cms/%s" % (prefix, enc("ftp://example.com/")), token=self.user.token)
+            r = dc.get("%s/cms/%s" % (prefix, dc.enc("ftp://example.com/")), token=self.user.token)
             self.assertValidation(r, [("url_scheme", ["path", "target_url"])])
-            r = dc.get("%s/cms/%s" % (prefix, enc("http://")), token=self.user.token)
+            r = dc.get("%s/cms/%s" % (prefix, dc.enc("http://")), token=self.user.token)
             self.assertEqual(r.status, 422, r.text)
 
 

@@ -1,7 +1,6 @@
 """Issue 8: the compliance check (GET /compliance/{target_url}, both prefixes) — 152-FZ, 8-FZ and
 the technical regulator's items over a crawl of local fixture sites (docs/compliance.md)."""
 
-import urllib.parse
 import unittest
 
 import dozor_client as dc
@@ -42,9 +41,6 @@ GOV_PAGE = ("<html lang='ru'><head><title>Официальный сайт адм
             "<a href='https://vk.com/ensk'>ВКонтакте</a><p>Телефон 8 (3452) 12-34-56, adm@ensk.ru</p></body></html>")
 
 
-def enc(url: str) -> str:
-    return urllib.parse.quote(url, safe="")
-
 
 class Compliance(dc.DozorTestCase):
     @classmethod
@@ -56,7 +52,7 @@ class Compliance(dc.DozorTestCase):
         dc.delete_user(cls.user.id)
 
     def check(self, target: str, prefix: str = "/api/v1", encoded: bool = True, query: str = ""):
-        path = "%s/compliance/%s%s" % (prefix, enc(target) if encoded else target, query)
+        path = "%s/compliance/%s%s" % (prefix, dc.enc(target) if encoded else target, query)
         return dc.get(path, token=self.user.token, timeout=90)
 
     def ok(self, *a, **kw) -> dict:

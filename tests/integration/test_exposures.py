@@ -3,9 +3,9 @@
 path gives no exposure finding but the missing security.txt."""
 
 import unittest
-import urllib.parse
 
 import dozor_client as dc
+import test_full_audit as fa
 
 HTML = "<!doctype html><html><head><title>Shop</title></head><body>Welcome</body></html>"
 SECRET = "s3cr3t-database-password"
@@ -23,8 +23,7 @@ class AnyPath(dict):
 
 
 def audit(user, target, prefix="/api/v1", encoded=True):
-    t = urllib.parse.quote(target, safe="") if encoded else target
-    r = dc.post("%s/audit/%s?depth=0" % (prefix, t), token=user.token, timeout=120)
+    r = fa.audit(user, target, prefix, encoded, query="?depth=0")
     assert r.status == 200, r.text
     return r.json
 
@@ -73,14 +72,16 @@ class Exposures(dc.DozorTestCase):
         self.assertEqual({x["id"] for x in part["found"]}, {"git-head", "env-file", "security-txt-missing"})
         self.assertFalse([e for e in body["errors"] if e["check"] == "exposures"], body["errors"])
         # Stored: the evidence route returns it, filtered by severity.
-        r = dc.get("/api/security/evidence/%s?severity=critical" % urllib.parse.quote(self.exposed.url("/"), safe=""),
+        r = dc.get("/api/security/evidence/%s?severity=critical" % dc.enc(self.exposed.url("/")),
                    token=self.user.token)
         self.assertEqual(r.status, 200, r.text)
         self.assertEqual({x["check"] for x in r.json}, {"exposure-env-file"})
         self.assertNotIn(SECRET, r.text)
         # Every probe is one GET at the origin, plus the guard; nothing is posted.
-        paths = [h["path"] for h in self.exposed.hits() if h["path"].startswith(("/.git/", "/.env", "/dozor-not-found-"))]
+        probes = [h for h in self.exposed.hits() if h["path"].startswith(("/.git/", "/.env", "/dozor-not-found-"))]
+        paths = [h["path"] for h in probes]
         self.assertEqual(sorted(set(paths)), sorted(paths))
+        self.assertEqual({h["method"] for h in probes}, {"GET"})
 
     def test_a_site_that_answers_200_to_everything_has_no_false_positives(self):
         body = audit(self.user, self.catch_all.url("/"), prefix="/api", encoded=False)

@@ -4,13 +4,9 @@ against a local fixture site with known problems."""
 
 import time
 import unittest
-import urllib.parse
 
 import dozor_client as dc
 
-
-def enc(url: str) -> str:
-    return urllib.parse.quote(url, safe="")
 
 
 KEEP_PER_TARGET = 10  # limits::kAuditsKeptPerTarget
@@ -58,7 +54,7 @@ class Site:
 
 
 def audit(user, target, prefix="/api", encoded=True, query="", full=False):
-    t = enc(target) if encoded else target
+    t = dc.enc(target) if encoded else target
     path = ("/api/audit/full/%s" if full else prefix + "/audit/%s") % t
     return dc.post(path + query, token=user.token, timeout=120)
 
@@ -125,7 +121,7 @@ class FullAudit(dc.DozorTestCase):
         self.assertEqual(body["score"], expected)
 
     def test_the_stored_evidence_is_the_callers_and_filtered(self):
-        base = "/api/security/evidence/%s" % enc(self.site.url("/"))
+        base = "/api/security/evidence/%s" % dc.enc(self.site.url("/"))
         r = dc.get(base, token=self.user.token)
         self.assertEqual(r.status, 200, r.text)
         rows = r.json
@@ -192,7 +188,7 @@ class FullAudit(dc.DozorTestCase):
     def test_validation_and_auth(self):
         self.assertUnauthenticated(dc.post("/api/audit/example.com"))
         self.assertUnauthenticated(dc.post("/api/audit/batch"))
-        r = dc.post("/api/v1/audit/" + enc("ftp://example.com/"), token=self.user.token)
+        r = dc.post("/api/v1/audit/" + dc.enc("ftp://example.com/"), token=self.user.token)
         self.assertValidation(r, [("url_scheme", ["path", "target_url"])])
         r = dc.post("/api/audit/example.com?depth=abc&max_pages=0", token=self.user.token)
         self.assertValidation(r, [("int_parsing", ["query", "depth"]), ("greater_than_equal", ["query", "max_pages"])])
@@ -233,9 +229,9 @@ class Batch(dc.DozorTestCase):
             self.assertGreater(rows[a["id"]]["counts"]["high"], rows[b["id"]]["counts"]["high"])
             self.assertEqual(rows[a["id"]]["name"], "shop")
             # The batch's audits are stored: the evidence route reads them.
-            r = dc.get("/api/security/evidence/%s?severity=high" % enc(site.url("/")), token=user.token)
+            r = dc.get("/api/security/evidence/%s?severity=high" % dc.enc(site.url("/")), token=user.token)
             self.assertEqual({x["audit_id"] for x in r.json}, {rows[a["id"]]["audit_id"]})
-            r = dc.get("/api/security/evidence/%s" % enc(site.url("/")), token=other.token)
+            r = dc.get("/api/security/evidence/%s" % dc.enc(site.url("/")), token=other.token)
             self.assertEqual(r.json, [])
 
     def test_a_user_without_services_gets_an_empty_list(self):
