@@ -15,6 +15,7 @@ using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
 constexpr const char* kTimeBudget = "time budget (scanner.audit_seconds) ran out before this check started";
+constexpr const char* kCancelled = "cancelled before this check started";
 
 milliseconds remaining(Clock::time_point deadline) {
   return std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
@@ -22,11 +23,16 @@ milliseconds remaining(Clock::time_point deadline) {
 
 void run_step(const Step& step, const std::string& target, const AuditOptions& options, const net::EgressPolicy& policy,
               Clock::time_point deadline, const crawl::CrawlResult* crawl, AuditParts& parts) {
+  if (options.scan.cancel.cancelled()) {
+    parts.errors.push_back({step.name, kCancelled});
+    return;
+  }
   auto left = remaining(deadline);
   if (left <= milliseconds(0)) {
     parts.errors.push_back({step.name, kTimeBudget});
     return;
   }
+  if (options.on_progress) options.on_progress(step.name);
   net::ScanOptions scan = options.scan;
   scan.request_timeout = std::min(scan.request_timeout, left);
   StepInput in{target, options.kind, policy, scan, deadline, crawl};
@@ -96,7 +102,8 @@ AuditReport run_audit(const std::string& target, const net::EgressPolicy& policy
   auto crawl_budget = std::min(options.crawl_budget, plan.after_crawl.empty() ? left : left * 2 / 3);
   crawl::CrawlResult crawl;
   std::vector<bool> failed(plan.observers.size(), false);
-  if (crawl_budget > milliseconds(0)) {
+  if (crawl_budget > milliseconds(0) && !options.scan.cancel.cancelled()) {
+    if (options.on_progress) options.on_progress("crawl");
     crawl::CrawlOptions co;
     co.depth = options.depth;
     co.max_pages = options.max_pages;
@@ -125,9 +132,10 @@ AuditReport run_audit(const std::string& target, const net::EgressPolicy& policy
       }
     }
   } else {
+    const char* why = options.scan.cancel.cancelled() ? kCancelled : kTimeBudget;
     report.crawl.stopped = "not_run";
-    parts.errors.push_back({"crawl", kTimeBudget});
-    for (const auto& o : plan.observers) parts.errors.push_back({o->name(), kTimeBudget});
+    parts.errors.push_back({"crawl", why});
+    for (const auto& o : plan.observers) parts.errors.push_back({o->name(), why});
   }
 
   for (const auto& step : plan.after_crawl) run_step(step, target, options, policy, deadline, &crawl, parts);

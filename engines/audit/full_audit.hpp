@@ -8,6 +8,7 @@
 #include <array>
 #include <boost/json/object.hpp>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +26,9 @@ struct AuditOptions {
   net::ScanOptions scan;
   std::chrono::milliseconds time_budget{60000};   // scanner.audit_seconds: the whole audit
   std::chrono::milliseconds crawl_budget{60000};  // scanner.crawl_seconds: at most this for the crawl
+  // Called with a step's name ("crawl" for the crawl) as it starts: a task's phase. Cancelling
+  // scan.cancel stops the crawl and every step not yet started (recorded as "cancelled").
+  std::function<void(const std::string& phase)> on_progress;
 };
 
 struct AuditPlan {

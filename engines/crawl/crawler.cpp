@@ -63,7 +63,7 @@ class Crawler {
     feed();
     bool finished = session_.run(deadline_);
     if (!finished)
-      result_.stopped = "time_budget";
+      result_.stopped = options_.scan.cancel.cancelled() ? "cancelled" : "time_budget";
     else if (pages_started_ >= static_cast<std::size_t>(options_.max_pages) && !frontier_empty())
       result_.stopped = "max_pages";
     else if (url_limit_hit_)

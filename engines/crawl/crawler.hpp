@@ -113,7 +113,7 @@ struct CrawlResult {
   bool robots_found = false;
   std::vector<std::string> robots_disallow;
   std::vector<std::string> sitemaps;  // read
-  std::string stopped;                // complete | max_pages | time_budget | url_limit
+  std::string stopped;                // complete | max_pages | time_budget | url_limit | cancelled
   std::size_t requests = 0;
   std::int64_t duration_ms = 0;
 };

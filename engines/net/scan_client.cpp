@@ -104,7 +104,7 @@ ScanSession::Clock::time_point ScanSession::next_start() const {
 bool ScanSession::run(Clock::time_point deadline) {
   while (!queue_.empty() || running_ > 0) {
     auto now = Clock::now();
-    if (now >= deadline) {
+    if (now >= deadline || options_.cancel.cancelled()) {
       queue_.clear();
       ++generation_;  // in-flight transfers finish into nothing
       running_ = 0;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/cancel.hpp"
 #include "engines/limits.hpp"
 #include "engines/net/egress_policy.hpp"
 #include "engines/net/multi_fetch.hpp"
@@ -29,6 +30,7 @@ struct ScanOptions {
   int max_redirects = limits::kScanRedirects;
   std::string user_agent = "Mozilla/5.0 (compatible; Dozor-Audit/2.1; +https://dozor.invalid/audit)";
   std::string ca_file;  // scanner.ca_file: trust anchors instead of the system's
+  CancelToken cancel;   // run() stops as at its deadline once this is cancelled
 };
 
 struct FetchRequest {
@@ -60,8 +62,8 @@ class ScanSession {
   // Queues a request; `done` runs from run() on this thread (it may submit more).
   void submit(FetchRequest request, Done done);
 
-  // Drives the queue until nothing is queued or in flight (true) or `deadline` passes (false:
-  // what is left is abandoned, its callbacks never run).
+  // Drives the queue until nothing is queued or in flight (true) or `deadline` passes or the
+  // options' cancel token is cancelled (false: what is left is abandoned, its callbacks never run).
   bool run(Clock::time_point deadline);
 
   // One request through the session (its jar, its pacing), run to completion.

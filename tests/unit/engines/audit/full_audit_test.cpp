@@ -2,7 +2,9 @@
 
 #include <boost/test/unit_test.hpp>
 #include <map>
+#include <string>
 #include <thread>
+#include <vector>
 
 using namespace dozor::audit;
 
@@ -64,6 +66,25 @@ BOOST_AUTO_TEST_CASE(a_failing_step_is_an_error_and_an_exhausted_budget_skips_th
   BOOST_TEST(j.at("geo").is_null());
   BOOST_TEST(j.at("technologies").as_array().empty());
   BOOST_TEST(j.at("crawl").at("stopped").as_string() == "not_run");
+}
+
+BOOST_AUTO_TEST_CASE(a_cancelled_audit_starts_nothing_more_and_says_so) {
+  dozor::net::EgressPolicy policy(false);
+  AuditOptions o;
+  std::vector<std::string> phases;
+  o.on_progress = [&](const std::string& phase) { phases.push_back(phase); };
+  AuditPlan plan;
+  plan.before_crawl.push_back({"first", [&](const StepInput&, AuditParts&) { o.scan.cancel.cancel(); }});
+  plan.before_crawl.push_back({"second", [](const StepInput&, AuditParts&) { BOOST_FAIL("must not run"); }});
+  plan.after_crawl.push_back({"late", [](const StepInput&, AuditParts&) { BOOST_FAIL("must not run"); }});
+  auto r = run_audit("http://127.0.0.1:9/", policy, o, std::move(plan));
+  std::map<std::string, std::string> errors;
+  for (const auto& e : r.parts.errors) errors[e.check] = e.error;
+  BOOST_TEST(errors["second"].find("cancelled") != std::string::npos);
+  BOOST_TEST(errors["crawl"].find("cancelled") != std::string::npos);
+  BOOST_TEST(errors["late"].find("cancelled") != std::string::npos);
+  BOOST_TEST(r.crawl.stopped == "not_run");
+  BOOST_TEST(phases == std::vector<std::string>{"first"}, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

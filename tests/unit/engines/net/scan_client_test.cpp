@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <string>
@@ -143,6 +144,29 @@ BOOST_AUTO_TEST_CASE(a_target_that_never_answers_times_out) {
   auto r = session.fetch(get(s.url("/slow")));
   BOOST_TEST(r.kind == CheckError::Timeout);
   BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(2)));
+}
+
+BOOST_AUTO_TEST_CASE(a_cancelled_session_stops_like_at_its_deadline) {
+  std::atomic<int> served{0};
+  LocalHttp s({{"/slow", [&](const std::string&) {
+                  ++served;
+                  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+                  return LocalHttp::answer(200, "", "late");
+                }}});
+  auto o = quick();
+  o.per_host_concurrency = 1;
+  ScanSession session(allow_loopback, o);
+  int done = 0;
+  for (int i = 0; i < 5; ++i) session.submit(get(s.url("/slow")), [&](CheckOutcome) { ++done; });
+  std::thread canceller([&] {
+    while (served.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    o.cancel.cancel();  // the session holds a copy of the options: copies share the flag
+  });
+  bool finished = session.run(std::chrono::steady_clock::now() + std::chrono::seconds(30));
+  canceller.join();
+  BOOST_TEST(!finished);
+  BOOST_TEST(done == 0);          // the request in flight ends into nothing
+  BOOST_TEST(served.load() < 5);  // the queued ones never start
 }
 
 BOOST_AUTO_TEST_CASE(cookies_are_kept_per_session) {
