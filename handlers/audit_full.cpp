@@ -4,13 +4,8 @@
 
 #include "db/services_repo.hpp"
 #include "engines/audit/batch.hpp"
-#include "engines/audit/compliance/audit_plug.hpp"
-#include "engines/audit/exposures/exposures.hpp"
 #include "engines/audit/full_audit.hpp"
-#include "engines/audit/geo/geo.hpp"
 #include "engines/audit/store.hpp"
-#include "engines/audit/tech/audit_plug.hpp"
-#include "engines/audit/tls/check.hpp"
 #include "engines/report/audit_report.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/scan_params.hpp"
@@ -22,12 +17,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 audit::AuditOptions base_options(const App& app, const char* kind) {
-  audit::AuditOptions o;
-  o.kind = kind;
-  o.scan = scan_options(app.cfg.scanner);
-  o.time_budget = std::chrono::seconds(app.cfg.scanner.audit_seconds);
-  o.crawl_budget = std::chrono::seconds(app.cfg.scanner.crawl_seconds);
-  return o;
+  return audit::audit_options(app.cfg.scanner, kind);
 }
 
 // depth and max_pages as the crawl route takes them; every invalid one is reported.
@@ -39,18 +29,8 @@ void apply_crawl_params(const http::Request& request, audit::AuditOptions& o) {
   o.max_pages = params.max_pages;
 }
 
-// The checks of an audit of `target` (issue 8 §3): the header grade, then one crawl read by the
-// passive rules, the technology detector and the compliance engine, then exposures, TLS,
-// compliance's evaluation and, for "full", geolocation.
 audit::AuditPlan plan_for(const App& app, const std::string& kind, const std::string& target) {
-  const auto& data = *app.audit_data;
-  auto plan = audit::standard_plan(data.passive);
-  audit::tech::add_to_plan(plan, data.tech, data.vulnlibs);
-  audit::compliance::add_to_plan(plan, data.compliance, target);
-  plan.after_crawl.push_back(audit::exposures::step(data.exposures));
-  plan.after_crawl.push_back(audit::tls::tls_step());
-  if (kind == "full") plan.after_crawl.push_back(audit::geo::geo_step(geo_options(app.cfg.scanner)));
-  return plan;
+  return audit::plan_for(*app.audit_data, app.cfg.scanner, kind, target);
 }
 
 Response run_and_store(UserContext& ctx, const char* kind) {

@@ -3,19 +3,16 @@
 // scanner settings of the config and the crawl's query parameters (docs/audit.md).
 #include <vector>
 
-#include "engines/audit/geo/geo.hpp"
-#include "engines/config/config.hpp"
-#include "engines/net/scan_client.hpp"
+#include "engines/audit/compose.hpp"
 #include "fcgi/http_error.hpp"
 #include "fcgi/request.hpp"
 
 namespace dozor::handlers {
 
-// scanner.* as the scan client's options: CA file, request timeout, body cap, per-host politeness.
-net::ScanOptions scan_options(const config::ScannerConfig& c);
-
-// scanner.geoip_db and the lookup's timeout as the geolocation engine's options.
-audit::geo::GeoOptions geo_options(const config::ScannerConfig& c);
+// scan_options, geo_options, audit_options and plan_for: engines/audit/compose.hpp (dozord's
+// tasks compose scans the same way).
+using audit::geo_options;
+using audit::scan_options;
 
 struct CrawlParams {
   int depth;

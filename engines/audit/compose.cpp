@@ -1,0 +1,47 @@
+#include "engines/audit/compose.hpp"
+
+#include "engines/audit/compliance/audit_plug.hpp"
+#include "engines/audit/exposures/exposures.hpp"
+#include "engines/audit/tech/audit_plug.hpp"
+#include "engines/audit/tls/check.hpp"
+
+namespace dozor::audit {
+
+net::ScanOptions scan_options(const config::ScannerConfig& c) {
+  net::ScanOptions o;
+  o.ca_file = c.ca_file;
+  o.request_timeout = std::chrono::seconds(c.request_timeout);
+  o.max_body = static_cast<std::size_t>(c.max_body_bytes);
+  o.per_host_concurrency = static_cast<std::size_t>(c.per_host_concurrency);
+  o.per_host_interval = std::chrono::milliseconds(c.per_host_interval_ms);
+  return o;
+}
+
+geo::GeoOptions geo_options(const config::ScannerConfig& c) {
+  geo::GeoOptions o;
+  o.mmdb_path = c.geoip_db;
+  o.resolve_timeout = std::chrono::seconds(c.request_timeout);
+  return o;
+}
+
+AuditOptions audit_options(const config::ScannerConfig& c, const std::string& kind) {
+  AuditOptions o;
+  o.kind = kind;
+  o.scan = scan_options(c);
+  o.time_budget = std::chrono::seconds(c.audit_seconds);
+  o.crawl_budget = std::chrono::seconds(c.crawl_seconds);
+  return o;
+}
+
+AuditPlan plan_for(const AuditData& data, const config::ScannerConfig& c, const std::string& kind,
+                   const std::string& target) {
+  auto plan = standard_plan(data.passive);
+  tech::add_to_plan(plan, data.tech, data.vulnlibs);
+  compliance::add_to_plan(plan, data.compliance, target);
+  plan.after_crawl.push_back(exposures::step(data.exposures));
+  plan.after_crawl.push_back(tls::tls_step());
+  if (kind == "full") plan.after_crawl.push_back(geo::geo_step(geo_options(c)));
+  return plan;
+}
+
+}  // namespace dozor::audit

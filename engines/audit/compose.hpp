@@ -1,0 +1,29 @@
+#pragma once
+// The composition of scans from the configuration, shared by the inline routes (dozor-fcgi)
+// and background tasks (dozord), so both run exactly the same audit (docs/audit.md).
+#include <string>
+
+#include "engines/audit/data.hpp"
+#include "engines/audit/full_audit.hpp"
+#include "engines/audit/geo/geo.hpp"
+#include "engines/config/config.hpp"
+#include "engines/net/scan_client.hpp"
+
+namespace dozor::audit {
+
+// scanner.* as the scan client's options: CA file, request timeout, body cap, per-host politeness.
+net::ScanOptions scan_options(const config::ScannerConfig& c);
+
+// scanner.geoip_db and the lookup's timeout as the geolocation engine's options.
+geo::GeoOptions geo_options(const config::ScannerConfig& c);
+
+// An audit of `kind` ("audit" or "full") with scanner.audit_seconds and scanner.crawl_seconds.
+AuditOptions audit_options(const config::ScannerConfig& c, const std::string& kind);
+
+// The checks of an audit of `target` (issue 8 §3): the header grade, then one crawl read by the
+// passive rules, the technology detector and the compliance engine, then exposures, TLS,
+// compliance's evaluation and, for "full", geolocation.
+AuditPlan plan_for(const AuditData& data, const config::ScannerConfig& c, const std::string& kind,
+                   const std::string& target);
+
+}  // namespace dozor::audit
