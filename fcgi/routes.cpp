@@ -118,6 +118,13 @@ Router build_router() {
   add("POST", "/api/audit/batch", usr(h::audit_batch), Access::User);
   add("GET", "/api/security/evidence/{target_url:path}", usr(h::audit_evidence), Access::User);
   add("GET", "/api/security/audit/download/{target_url:path}", usr(h::audit_report), Access::User);
+  // Background tasks (issue 9 §1, docs/tasks.md). POST takes a target, GET and DELETE a task id.
+  add("POST", "/api/security/queue/{target_url:path}", usr(h::task_enqueue), Access::User);
+  add("GET", "/api/security/queue/{task_id}", usr(h::task_read), Access::User);
+  add("DELETE", "/api/security/queue/{task_id}", usr(h::task_cancel), Access::User);
+  add("GET", "/api/security/tasks", usr(h::tasks_list), Access::User);
+  add("POST", "/api/scan/{service_id:int}/start", usr(h::scan_service_start), Access::User);
+  add("GET", "/api/task/{task_id}/status", pub(h::task_status), Access::Public);
   return r;
 }
 

@@ -36,6 +36,14 @@ Response services_history(UserContext& ctx);
 Response services_incidents(UserContext& ctx);
 Response analytics_summary(UserContext& ctx);
 
+// Background tasks (docs/tasks.md)
+Response task_enqueue(UserContext& ctx);
+Response scan_service_start(UserContext& ctx);
+Response task_read(UserContext& ctx);
+Response task_cancel(UserContext& ctx);
+Response task_status(Context& ctx);
+Response tasks_list(UserContext& ctx);
+
 Response kiosk_start(UserContext& ctx);
 Response kiosk_stop(UserContext& ctx);
 Response kiosk_next(UserContext& ctx);

@@ -1,4 +1,5 @@
-// dozord: the background daemon — scheduled checks of every active service (engines/monitor).
+// dozord: the background daemon — scheduled checks of every active service (engines/monitor) and
+// the background tasks of the queue (engines/tasks: crawls, audits).
 // Several may run, on one host or several: they share the work through leases in MariaDB.
 #include <sysexits.h>
 #include <systemd/sd-daemon.h>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "db/database.hpp"
+#include "engines/audit/data.hpp"
 #include "engines/config/command_line.hpp"
 #include "engines/config/config.hpp"
 #include "engines/config/database_params.hpp"
@@ -18,6 +20,7 @@
 #include "engines/net/egress_policy.hpp"
 #include "engines/net/multi_fetch.hpp"
 #include "engines/notify/outbox.hpp"
+#include "engines/tasks/pool.hpp"
 
 namespace {
 
@@ -83,8 +86,10 @@ int main(int argc, char** argv) {
   const bool check_only = parsed.line->check_only;
   // A config error is final (exit 78: the unit's RestartPreventExitStatus= stops retrying).
   dozor::config::Config cfg;
+  std::shared_ptr<const dozor::audit::AuditData> audit_data;  // what audit tasks run with
   try {
     cfg = dozor::config::load(config_path);
+    audit_data = dozor::audit::load_audit_data(cfg.paths.audit_data);
   } catch (const std::exception& e) {
     std::cerr << "dozord: " << e.what() << "\n";
     return EX_CONFIG;
@@ -113,7 +118,13 @@ int main(int argc, char** argv) {
       NotifyOutbox outbox(cfg, db, egress);
       dozor::monitor::Daemon daemon(cfg, db, egress, outbox);
       std::cerr << "dozord: running as " << daemon.owner() << " (location " << cfg.monitor.location << ")\n";
+      dozor::tasks::TaskPool tasks({cfg, egress, audit_data, db}, dozor::tasks::pool_options(cfg, daemon.owner()));
+      tasks.start();
       auto stats = daemon.run(g_stop_loop, [] { sd_notify(0, "WATCHDOG=1"); });
+      tasks.stop();  // running tasks go back to the queue for the next generation or another dozord
+      auto done = tasks.stats();
+      std::cerr << "dozord: tasks " << done.succeeded << " succeeded, " << done.failed << " failed, " << done.cancelled
+                << " cancelled\n";
       std::cerr << "dozord: " << stats.checks_done << " checks, " << stats.transitions << " state changes\n";
       if (g_exit.load()) break;
       g_reload.store(false);
@@ -121,7 +132,9 @@ int main(int argc, char** argv) {
       if (g_exit.load()) g_stop_loop.store(true);  // SIGTERM between the two stores above
       sd_notify(0, "RELOADING=1");
       try {
-        cfg = dozor::config::load(config_path);
+        auto next = dozor::config::load(config_path);
+        audit_data = dozor::audit::load_audit_data(next.paths.audit_data);
+        cfg = std::move(next);
         std::cerr << "dozord: configuration reloaded\n";
       } catch (const std::exception& e) {
         std::cerr << "dozord: reload refused, keeping the running configuration: " << e.what() << "\n";

@@ -93,6 +93,17 @@ struct ScannerConfig {
   std::string geoip_db;  // a MaxMind DB file (GeoLite2/GeoIP2 City, Country or ASN); empty: Debian's geoip-database
 };
 
+// Background tasks (docs/tasks.md): dozord's runners and the queue's limits.
+struct TasksConfig {
+  int runners = 2;           // tasks one dozord runs at once
+  int per_user = 2;          // running tasks of one user, every dozord together
+  int queued_per_user = 50;  // queued and running tasks of one user; more are refused (429)
+  int max_attempts = 3;      // claims of one task; a runner that died past this fails it
+  int lease_seconds = 60;    // renewed every second while it runs; a dead runner's task returns after it
+  int task_seconds = 600;    // time budget of one task
+  int keep_days = 30;        // finished tasks are deleted after this
+};
+
 struct NotifyConfig {
   std::string telegram_api_base = "https://api.telegram.org";  // a self-hosted Bot API server may be named
   std::string language = "en";                                 // en | ru
@@ -143,6 +154,7 @@ struct Config {
   LimitsConfig limits;
   NotifyConfig notify;
   ScannerConfig scanner;
+  TasksConfig tasks;
   PathsConfig paths;
   VaultConfig vault;
   AnalyzerConfig analyzer;

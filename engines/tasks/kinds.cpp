@@ -1,0 +1,102 @@
+#include "engines/tasks/kinds.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "engines/audit/compose.hpp"
+#include "engines/audit/store.hpp"
+#include "engines/crawl/crawler.hpp"
+#include "engines/limits.hpp"
+
+namespace dozor::tasks {
+namespace {
+
+const std::vector<IntOption>& crawl_options() {
+  static const std::vector<IntOption> options = {
+      {"depth", 0, limits::kCrawlDepthMax, limits::kCrawlDepthDefault},
+      {"max_pages", 1, limits::kCrawlPagesMax, limits::kCrawlPagesDefault},
+  };
+  return options;
+}
+
+const std::vector<KindSpec>& kinds() {
+  static const std::vector<KindSpec> all = {
+      {"scan", crawl_options()},
+      {"audit", crawl_options()},
+      {"crawl", crawl_options()},
+  };
+  return all;
+}
+
+int int_option(const boost::json::object& options, const char* name) {
+  return static_cast<int>(options.at(name).to_number<std::int64_t>());
+}
+
+TaskOutcome run_crawl(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress) {
+  crawl::CrawlOptions o;
+  o.depth = int_option(task.options, "depth");
+  o.max_pages = int_option(task.options, "max_pages");
+  o.scan = audit::scan_options(env.cfg.scanner);
+  o.scan.cancel = cancel;
+  o.time_budget = std::chrono::seconds(env.cfg.tasks.task_seconds);
+  std::size_t pages = 0;
+  o.on_page = [&](const crawl::PageSeen&) {
+    ++pages;
+    progress(static_cast<int>(std::min<std::size_t>(99, pages * 100 / static_cast<std::size_t>(o.max_pages))),
+             "crawl: " + std::to_string(pages) + " pages");
+  };
+  progress(0, "crawl");
+  auto result = crawl::crawl(task.target, env.egress, o);
+  return {crawl::to_json(result), std::nullopt};
+}
+
+TaskOutcome run_audit(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress) {
+  const char* kind = task.kind == "scan" ? "full" : "audit";
+  auto o = audit::audit_options(env.cfg.scanner, kind);
+  o.depth = int_option(task.options, "depth");
+  o.max_pages = int_option(task.options, "max_pages");
+  o.scan.cancel = cancel;
+  o.time_budget = std::chrono::seconds(env.cfg.tasks.task_seconds);
+  o.crawl_budget = o.time_budget;
+  auto plan = audit::plan_for(*env.audit_data, env.cfg.scanner, kind, task.target);
+  // Progress counts the audit's parts as they start: the steps before the crawl, the crawl, the steps after.
+  const std::size_t parts = plan.before_crawl.size() + 1 + plan.after_crawl.size();
+  std::size_t started = 0;
+  o.on_progress = [&](const std::string& phase) {
+    progress(static_cast<int>(std::min<std::size_t>(99, started * 100 / parts)), phase);
+    ++started;
+  };
+  auto report = audit::run_audit(task.target, env.egress, o, std::move(plan));
+  if (cancel.cancelled()) return {audit::to_json(report), std::nullopt};  // not stored: the task is cancelled
+  auto stored = audit::store::save(env.db, task.user_id, report);
+  std::optional<std::int64_t> id;
+  if (const auto* v = stored.if_contains("id"); v && v->is_number()) id = v->to_number<std::int64_t>();
+  return {std::move(stored), id};
+}
+
+}  // namespace
+
+const KindSpec* find_kind(std::string_view name) {
+  for (const auto& k : kinds())
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+std::string kind_list() {
+  std::string out;
+  const auto& all = kinds();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (i > 0) out += i + 1 == all.size() ? " or " : ", ";
+    out += "'" + std::string(all[i].name) + "'";
+  }
+  return out;
+}
+
+TaskOutcome run_kind(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress) {
+  if (!find_kind(task.kind)) throw std::runtime_error("unknown task kind '" + task.kind + "'");
+  if (task.kind == "crawl") return run_crawl(env, task, cancel, progress);
+  if (!env.audit_data) throw std::runtime_error("audit data not loaded");
+  return run_audit(env, task, cancel, progress);
+}
+
+}  // namespace dozor::tasks

@@ -1,0 +1,66 @@
+#pragma once
+// Task kinds (issue 9 §1, docs/tasks.md): what a queued task may be, the options each takes, and
+// how dozord runs one. The same engines serve the inline routes, so a task and a route answer
+// alike; a task only gets a larger time budget (tasks.task_seconds) and cancellation.
+#include <boost/json/object.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "db/database.hpp"
+#include "engines/audit/data.hpp"
+#include "engines/cancel.hpp"
+#include "engines/config/config.hpp"
+#include "engines/net/egress_policy.hpp"
+
+namespace dozor::tasks {
+
+// An integer option with its bounds and default (the only kind of option today's kinds take).
+struct IntOption {
+  const char* name;
+  int min;
+  int max;
+  int fallback;
+};
+
+struct KindSpec {
+  std::string_view name;
+  std::vector<IntOption> options;
+};
+
+// "scan" (the full audit, geolocation included), "audit", "crawl"; nullptr for any other name.
+const KindSpec* find_kind(std::string_view name);
+// The names above in a sentence for an error message: "'scan', 'audit' or 'crawl'".
+std::string kind_list();
+
+// What a running task needs from its process.
+struct TaskEnv {
+  const config::Config& cfg;
+  const net::EgressPolicy& egress;
+  std::shared_ptr<const audit::AuditData> audit_data;
+  db::Database& db;
+};
+
+struct TaskSpec {
+  std::int64_t user_id = 0;
+  std::string kind;
+  std::string target;
+  boost::json::object options;  // validated against the kind (every option present)
+};
+
+struct TaskOutcome {
+  boost::json::object result;
+  std::optional<std::int64_t> audit_id;  // audits are stored as the inline route stores them
+};
+
+using ProgressFn = std::function<void(int percent, const std::string& phase)>;
+
+// Runs the task to its end, its time budget or `cancel`. Throws on failure (the message becomes
+// the task's error).
+TaskOutcome run_kind(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress);
+
+}  // namespace dozor::tasks

@@ -1,0 +1,98 @@
+// Background tasks (issue 9 §1, docs/tasks.md): queue a task, read it, its public status, the
+// caller's list, cancel; start a background scan of a service.
+#include <boost/json/array.hpp>
+
+#include "db/services_repo.hpp"
+#include "engines/audit/store.hpp"
+#include "engines/errors.hpp"
+#include "engines/tasks/kinds.hpp"
+#include "engines/tasks/queue.hpp"
+#include "handlers/handlers.hpp"
+#include "handlers/validation.hpp"
+
+namespace dozor::handlers {
+namespace {
+
+constexpr int kListDefault = 20;
+constexpr int kListMax = 100;
+
+// The optional JSON body as the kind's options: every option within its bounds, unknown keys
+// refused (extra_forbidden), absent ones at their defaults.
+boost::json::object decode_options(const http::Request& request, const tasks::KindSpec& kind) {
+  boost::json::value body = boost::json::object{};
+  if (!request.body.empty()) body = parse_json_body(request.body);
+  Fields f(body);
+  boost::json::object options;
+  for (const auto& o : kind.options) options[o.name] = f.integer(o.name, false, o.min, o.max).value_or(o.fallback);
+  if (const auto* given = body.if_object())
+    for (const auto& [key, value] : *given) {
+      bool known = false;
+      for (const auto& o : kind.options) known = known || key == o.name;
+      if (!known)
+        f.add({"extra_forbidden", boost::json::array{"body", key}, "Extra inputs are not permitted", value, {}});
+    }
+  f.finish();
+  return options;
+}
+
+const tasks::KindSpec& kind_param(const http::Request& request) {
+  std::string name = request.query_param("task_type").value_or("scan");
+  if (const auto* kind = tasks::find_kind(name)) return *kind;
+  throw http::ValidationFailed({{"enum",
+                                 boost::json::array{"query", "task_type"},
+                                 "Input should be " + tasks::kind_list(),
+                                 boost::json::value(name),
+                                 {{"expected", tasks::kind_list()}}}});
+}
+
+}  // namespace
+
+// POST /api/security/queue/{target_url}?task_type=scan|audit|crawl with optional options.
+Response task_enqueue(UserContext& ctx) {
+  auto target = path_target_url(ctx.path.at("target_url"));
+  const auto& kind = kind_param(ctx.request);
+  tasks::NewTaskRequest r{ctx.caller.id, std::string(kind.name), target, decode_options(ctx.request, kind), {}};
+  return Response::json(tasks::enqueue(ctx.app.db, r, ctx.app.cfg.tasks.queued_per_user));
+}
+
+// POST /api/scan/{service_id}/start: a background scan (the full audit) of the caller's service.
+Response scan_service_start(UserContext& ctx) {
+  auto id = path_int(ctx.path.at("service_id"), "service_id", 1);
+  const auto& kind = *tasks::find_kind("scan");
+  auto options = decode_options(ctx.request, kind);
+  std::optional<db::services::Service> service;
+  ctx.app.db.run([&](db::Connection& c) { service = db::services::find_owned(c, ctx.caller.id, id); },
+                 db::Retry::OnLostConnection);
+  if (!service) throw NotFound("Service not found");
+  auto target = audit::store::service_target(service->url);
+  if (!target)
+    throw http::ValidationFailed({{"value_error",
+                                   boost::json::array{"path", "service_id"},
+                                   "Value error, the service watches a TCP port, not a web site: nothing to scan",
+                                   boost::json::value(id),
+                                   {}}});
+  tasks::NewTaskRequest r{ctx.caller.id, "scan", *target, std::move(options), id};
+  return Response::json(tasks::enqueue(ctx.app.db, r, ctx.app.cfg.tasks.queued_per_user));
+}
+
+// GET /api/security/queue/{task_id}: the owner's (or an admin's) view, with the result when done.
+Response task_read(UserContext& ctx) {
+  return Response::json(tasks::read(ctx.app.db, ctx.path.at("task_id"), ctx.caller.id, ctx.caller.is_admin));
+}
+
+// DELETE /api/security/queue/{task_id}
+Response task_cancel(UserContext& ctx) {
+  return Response::json(tasks::cancel(ctx.app.db, ctx.path.at("task_id"), ctx.caller.id));
+}
+
+// GET /api/task/{task_id}/status: no token (spec); state and progress only.
+Response task_status(Context& ctx) { return Response::json(tasks::public_status(ctx.app.db, ctx.path.at("task_id"))); }
+
+// GET /api/security/tasks?limit=&offset=
+Response tasks_list(UserContext& ctx) {
+  auto limit = static_cast<int>(query_int(ctx.request, "limit", kListDefault, 1, kListMax));
+  auto offset = static_cast<int>(query_int(ctx.request, "offset", 0, 0, 1000000));
+  return Response::json(tasks::list(ctx.app.db, ctx.caller.id, limit, offset));
+}
+
+}  // namespace dozor::handlers

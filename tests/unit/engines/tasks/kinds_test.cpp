@@ -1,0 +1,60 @@
+#include "engines/tasks/kinds.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <set>
+#include <string>
+
+#include "engines/cancel.hpp"
+#include "engines/limits.hpp"
+#include "engines/tasks/task_id.hpp"
+
+using namespace dozor::tasks;
+
+BOOST_AUTO_TEST_SUITE(task_kinds)
+
+BOOST_AUTO_TEST_CASE(the_kinds_this_version_runs_and_no_other) {
+  for (const char* name : {"scan", "audit", "crawl"}) BOOST_TEST(find_kind(name) != nullptr, name);
+  for (const char* name : {"", "Scan", "owasp", "scan ", "crawl\n"}) BOOST_TEST(find_kind(name) == nullptr, name);
+  BOOST_TEST(kind_list() == "'scan', 'audit' or 'crawl'");
+}
+
+BOOST_AUTO_TEST_CASE(options_take_the_crawl_routes_bounds) {
+  const auto& opts = find_kind("crawl")->options;
+  BOOST_REQUIRE(opts.size() == 2u);
+  BOOST_TEST(std::string(opts[0].name) == "depth");
+  BOOST_TEST(opts[0].min == 0);
+  BOOST_TEST(opts[0].max == dozor::limits::kCrawlDepthMax);
+  BOOST_TEST(opts[0].fallback == dozor::limits::kCrawlDepthDefault);
+  BOOST_TEST(std::string(opts[1].name) == "max_pages");
+  BOOST_TEST(opts[1].min == 1);
+  BOOST_TEST(opts[1].max == dozor::limits::kCrawlPagesMax);
+  BOOST_TEST(opts[1].fallback == dozor::limits::kCrawlPagesDefault);
+}
+
+BOOST_AUTO_TEST_CASE(task_ids_are_128_random_bits_in_base64url) {
+  std::set<std::string> seen;
+  for (int i = 0; i < 2000; ++i) {
+    auto id = new_task_id();
+    BOOST_TEST(id.size() == 22u);
+    BOOST_TEST(looks_like_task_id(id), id);
+    seen.insert(id);
+  }
+  BOOST_TEST(seen.size() == 2000u);
+  BOOST_TEST(!looks_like_task_id(""));
+  BOOST_TEST(!looks_like_task_id(std::string(21, 'A')));
+  BOOST_TEST(!looks_like_task_id(std::string(23, 'A')));
+  BOOST_TEST(!looks_like_task_id(std::string(21, 'A') + "="));
+  BOOST_TEST(!looks_like_task_id(std::string(21, 'A') + "/"));
+  BOOST_TEST(looks_like_task_id(std::string(20, 'z') + "-_"));
+}
+
+BOOST_AUTO_TEST_CASE(copies_of_a_cancel_token_share_one_flag) {
+  dozor::CancelToken a;
+  auto b = a;
+  BOOST_TEST(!b.cancelled());
+  a.cancel();
+  BOOST_TEST(b.cancelled());
+  BOOST_TEST(!dozor::CancelToken().cancelled());  // a new token is its own
+}
+
+BOOST_AUTO_TEST_SUITE_END()
