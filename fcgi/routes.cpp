@@ -60,6 +60,7 @@ Router build_router() {
       {"GET", "/audit/services", usr(h::audit_service_grades), Access::User},
       {"GET", "/compliance/{target_url:path}", usr(h::compliance_check), Access::User},
       {"GET", "/cms/{target_url:path}", usr(h::cms_detect), Access::User},
+      {"POST", "/owasp/schedule/{service_id:int}", usr(h::owasp_schedule), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
@@ -125,6 +126,8 @@ Router build_router() {
   add("GET", "/api/security/tasks", usr(h::tasks_list), Access::User);
   add("POST", "/api/scan/{service_id:int}/start", usr(h::scan_service_start), Access::User);
   add("GET", "/api/task/{task_id}/status", pub(h::task_status), Access::Public);
+  add("GET", "/api/v1/schedules", usr(h::schedules_list), Access::User);
+  add("DELETE", "/api/v1/schedules/{schedule_id:int}", usr(h::schedules_delete), Access::User);
   return r;
 }
 

@@ -43,6 +43,9 @@ Response task_read(UserContext& ctx);
 Response task_cancel(UserContext& ctx);
 Response task_status(Context& ctx);
 Response tasks_list(UserContext& ctx);
+Response owasp_schedule(UserContext& ctx);
+Response schedules_list(UserContext& ctx);
+Response schedules_delete(UserContext& ctx);
 
 Response kiosk_start(UserContext& ctx);
 Response kiosk_stop(UserContext& ctx);

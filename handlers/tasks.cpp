@@ -7,6 +7,7 @@
 #include "engines/errors.hpp"
 #include "engines/tasks/kinds.hpp"
 #include "engines/tasks/queue.hpp"
+#include "engines/tasks/schedules.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/validation.hpp"
 
@@ -45,6 +46,23 @@ const tasks::KindSpec& kind_param(const http::Request& request) {
                                  {{"expected", tasks::kind_list()}}}});
 }
 
+// The web site a service of the caller watches: NotFound for another user's service, 422 for a
+// tcp:// service (a port, not a site to scan).
+std::string service_site(UserContext& ctx, std::int64_t service_id) {
+  std::optional<db::services::Service> service;
+  ctx.app.db.run([&](db::Connection& c) { service = db::services::find_owned(c, ctx.caller.id, service_id); },
+                 db::Retry::OnLostConnection);
+  if (!service) throw NotFound("Service not found");
+  auto target = audit::store::service_target(service->url);
+  if (!target)
+    throw http::ValidationFailed({{"value_error",
+                                   boost::json::array{"path", "service_id"},
+                                   "Value error, the service watches a TCP port, not a web site: nothing to scan",
+                                   boost::json::value(service_id),
+                                   {}}});
+  return *target;
+}
+
 }  // namespace
 
 // POST /api/security/queue/{target_url}?task_type=scan|audit|crawl with optional options.
@@ -60,18 +78,8 @@ Response scan_service_start(UserContext& ctx) {
   auto id = path_int(ctx.path.at("service_id"), "service_id", 1);
   const auto& kind = *tasks::find_kind("scan");
   auto options = decode_options(ctx.request, kind);
-  std::optional<db::services::Service> service;
-  ctx.app.db.run([&](db::Connection& c) { service = db::services::find_owned(c, ctx.caller.id, id); },
-                 db::Retry::OnLostConnection);
-  if (!service) throw NotFound("Service not found");
-  auto target = audit::store::service_target(service->url);
-  if (!target)
-    throw http::ValidationFailed({{"value_error",
-                                   boost::json::array{"path", "service_id"},
-                                   "Value error, the service watches a TCP port, not a web site: nothing to scan",
-                                   boost::json::value(id),
-                                   {}}});
-  tasks::NewTaskRequest r{ctx.caller.id, "scan", *target, std::move(options), id};
+  auto target = service_site(ctx, id);
+  tasks::NewTaskRequest r{ctx.caller.id, "scan", target, std::move(options), id};
   return Response::json(tasks::enqueue(ctx.app.db, r, ctx.app.cfg.tasks.queued_per_user));
 }
 
@@ -93,6 +101,26 @@ Response tasks_list(UserContext& ctx) {
   auto limit = static_cast<int>(query_int(ctx.request, "limit", kListDefault, 1, kListMax));
   auto offset = static_cast<int>(query_int(ctx.request, "offset", 0, 0, 1000000));
   return Response::json(tasks::list(ctx.app.db, ctx.caller.id, limit, offset));
+}
+
+// POST /api{,/v1}/owasp/schedule/{service_id}?interval_hours=24 (1..720): the service's recurring
+// OWASP scan, created or re-timed.
+Response owasp_schedule(UserContext& ctx) {
+  auto id = path_int(ctx.path.at("service_id"), "service_id", 1);
+  auto hours = static_cast<int>(
+      query_int(ctx.request, "interval_hours", limits::kScheduleHoursDefault, 1, limits::kScheduleHoursMax));
+  service_site(ctx, id);
+  return Response::json(tasks::schedule_service(ctx.app.db, ctx.caller.id, id, "owasp", hours));
+}
+
+// GET /api/v1/schedules
+Response schedules_list(UserContext& ctx) { return Response::json(tasks::list_schedules(ctx.app.db, ctx.caller.id)); }
+
+// DELETE /api/v1/schedules/{schedule_id}
+Response schedules_delete(UserContext& ctx) {
+  auto id = path_int(ctx.path.at("schedule_id"), "schedule_id", 1);
+  tasks::delete_schedule(ctx.app.db, ctx.caller.id, id);
+  return Response::json({{"id", id}, {"deleted", true}});
 }
 
 }  // namespace dozor::handlers

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "db/tasks_repo.hpp"
+#include "engines/tasks/schedules.hpp"
 
 namespace dozor::tasks {
 namespace {
@@ -174,6 +175,7 @@ void TaskPool::keeper_loop() {
   for (;;) {
     try {
       keep_leases();
+      if (int n = fire_due_schedules(env_.db)) std::cerr << "dozord: tasks: " << n << " scheduled task(s) queued\n";
       auto now = Clock::now();
       if (now >= next_reap) {
         next_reap = now + kReapEvery;

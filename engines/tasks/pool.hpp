@@ -2,9 +2,9 @@
 // dozord's task runners (docs/tasks.md): a fixed number of threads, each claiming one queued task
 // at a time from MariaDB and running it; one keeper thread renews the leases of running tasks
 // every second (writing their progress), turns a cancellation asked for through the API into the
-// task's cancel token, queues again or fails tasks whose runner died (lease passed), and purges
-// old finished tasks. Every task drives its own requests through the scan client's event loop;
-// the thread count bounds the work, never a thread per request.
+// task's cancel token, queues the runs of due schedules, queues again or fails tasks whose runner
+// died (lease passed), and purges old finished tasks. Every task drives its own requests through the scan client's
+// event loop; the thread count bounds the work, never a thread per request.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>

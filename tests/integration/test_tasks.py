@@ -321,5 +321,108 @@ class TasksTest(dc.DozorTestCase):
         self.assertIn("tasks.max_attempts", body["error"])
 
 
+class SchedulesTest(dc.DozorTestCase):
+    """POST /owasp/schedule/{service_id} (both prefixes), GET/DELETE /api/v1/schedules: dozord
+    queues each run when due, once, across restarts and with two dozords."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.environ.get("DOZOR_TEST_STATE"):
+            raise unittest.SkipTest("needs a private test stack (DOZOR_TEST_STATE)")
+        cls.bin = os.environ.get("DOZOR_TEST_BIN_DIR", "")
+
+    def setUp(self):
+        self.user = dc.create_user("sc")
+        self.addCleanup(dc.delete_user, self.user.id)
+        # A target nothing listens on: the runs fail fast, what is tested is when they are queued.
+        self.svc = dc.post("/api/v1/services", {"name": "site", "url": "http://127.0.0.1:9/"},
+                           token=self.user.token).json
+        dc.stackctl("stop-dozord")
+        self.addCleanup(lambda: dc.stackctl("start-dozord"))
+
+    def schedule(self, prefix="/api", hours=None, service_id=None, token=None):
+        path = "%s/owasp/schedule/%d" % (prefix, service_id or self.svc["id"])
+        if hours is not None:
+            path += "?interval_hours=%s" % hours
+        return dc.post(path, token=token or self.user.token)
+
+    def tasks_of_service(self):
+        return rows("SELECT id, kind FROM tasks WHERE service_id = %d ORDER BY created_at" % self.svc["id"])
+
+    def start_dozord(self, name):
+        log = open(dc.STATE_DIR / "log" / ("dozord-%s.log" % name), "ab")
+        proc = subprocess.Popen([os.path.join(self.bin, "dozord"), "--config", str(dc.STATE_DIR / "dozor.toml")],
+                                stdout=log, stderr=log, start_new_session=True)
+        self.addCleanup(lambda: (proc.poll() is None and proc.terminate(), proc.wait(), log.close()))
+        return proc
+
+    def test_interval_bounds_ownership_and_both_prefixes(self):
+        for hours in (0, 721, "x", -1):
+            r = self.schedule(hours=hours)
+            self.assertEqual(r.status, 422, hours)
+            self.assertEqual(r.json["detail"][0]["loc"], ["query", "interval_hours"])
+        for hours in (1, 720):
+            r = self.schedule("/api/v1", hours=hours)
+            self.assertEqual(r.status, 200, r.text)
+            self.assertEqual(r.json["interval_hours"], hours)
+        default = self.schedule()
+        self.assertEqual(default.json["interval_hours"], 24)
+        self.assertEqual(default.json["kind"], "owasp")
+        listed = dc.get("/api/v1/schedules", token=self.user.token).json
+        self.assertEqual([s["id"] for s in listed], [default.json["id"]], "one schedule per service and kind")
+        stranger = dc.create_user("sx")
+        self.addCleanup(dc.delete_user, stranger.id)
+        self.assertEqual(self.schedule(token=stranger.token).status, 404)
+        self.assertEqual(dc.get("/api/v1/schedules", token=stranger.token).json, [])
+        self.assertEqual(dc.delete("/api/v1/schedules/%d" % default.json["id"], token=stranger.token).status, 404)
+        tcp = dc.post("/api/v1/services", {"name": "p", "url": "tcp://127.0.0.1:9"}, token=self.user.token).json
+        self.assertEqual(self.schedule(service_id=tcp["id"]).status, 422)
+        self.assertEqual(dc.post("/api/owasp/schedule/%d" % self.svc["id"]).status, 401)
+        r = dc.delete("/api/v1/schedules/%d" % default.json["id"], token=self.user.token)
+        self.assertEqual(r.json, {"id": default.json["id"], "deleted": True})
+        self.assertEqual(dc.get("/api/v1/schedules", token=self.user.token).json, [])
+
+    def test_the_first_run_is_queued_at_once_and_the_next_one_interval_later(self):
+        sched = self.schedule(hours=2).json
+        self.assertEqual(self.tasks_of_service(), [], "queued without a dozord")
+        self.start_dozord("sched")
+        got = dc.wait_until(lambda: self.tasks_of_service(), 15)
+        self.assertTrue(got, "dozord never queued the first run")
+        self.assertEqual([k for _, k in got], ["owasp"])
+        after = dc.get("/api/v1/schedules", token=self.user.token).json[0]
+        self.assertEqual(after["last_task_id"], got[0][0])
+        gap = rows("SELECT TIMESTAMPDIFF(MINUTE, last_run_at, next_run_at) FROM schedules WHERE id = %d" % sched["id"])
+        self.assertIn(gap, ([["119"]], [["120"]]))
+        time.sleep(3)
+        self.assertEqual(len(self.tasks_of_service()), 1, "a run was queued twice")
+
+    def test_runs_missed_while_no_dozord_ran_are_made_up_once_even_with_two_dozords(self):
+        sched = self.schedule(hours=1).json
+        rows("UPDATE schedules SET next_run_at = NOW(3) - INTERVAL 5 HOUR WHERE id = %d" % sched["id"])
+        self.start_dozord("a")
+        self.start_dozord("b")
+        self.assertTrue(dc.wait_until(lambda: self.tasks_of_service(), 15), "the missed run was lost")
+        time.sleep(4)
+        self.assertEqual(len(self.tasks_of_service()), 1, "missed runs stacked up or two dozords both queued")
+        ahead = rows("SELECT TIMESTAMPDIFF(MINUTE, NOW(3), next_run_at) FROM schedules WHERE id = %d" % sched["id"])
+        self.assertIn(int(ahead[0][0]), (58, 59, 60), "the next run is not one interval from now")
+
+    def test_a_run_whose_previous_task_is_still_open_is_skipped_not_stacked(self):
+        sched = self.schedule(hours=1).json
+        task = queue(self.user, "http://127.0.0.1:9/", "crawl").json  # stays queued: no dozord claims it...
+        rows("UPDATE tasks SET service_id = %d WHERE id = '%s'" % (self.svc["id"], task["task_id"]))
+        rows("UPDATE schedules SET last_task_id = '%s', last_run_at = NOW(3) - INTERVAL 2 HOUR,"
+             " next_run_at = NOW(3) - INTERVAL 1 SECOND WHERE id = %d" % (task["task_id"], sched["id"]))
+        rows("UPDATE tasks SET state = 'running', claimed_by = 'elsewhere', lease_until = NOW(3) + INTERVAL 1 HOUR"
+             " WHERE id = '%s'" % task["task_id"])  # ...as if another dozord ran it
+        self.addCleanup(lambda: rows("UPDATE tasks SET state = 'cancelled', claimed_by = NULL WHERE id = '%s'"
+                                     % task["task_id"]))
+        self.start_dozord("skip")
+        moved = dc.wait_until(lambda: rows("SELECT next_run_at > NOW(3) FROM schedules WHERE id = %d"
+                                           % sched["id"]) == [["1"]], 15)
+        self.assertTrue(moved, "the due schedule was never handled")
+        self.assertEqual([t for t, _ in self.tasks_of_service()], [task["task_id"]], "a second run was stacked")
+
+
 if __name__ == "__main__":
     unittest.main()
