@@ -168,6 +168,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"scanner.crawl_seconds", int_setter(c.scanner.crawl_seconds, 1, 600)},
       {"scanner.audit_seconds", int_setter(c.scanner.audit_seconds, 1, 600)},
       {"scanner.geoip_db", string_setter(c.scanner.geoip_db)},
+      {"scanner.templates_dirs", string_setter(c.scanner.templates_dirs)},
       {"paths.migrations", string_setter(c.paths.migrations)},
       {"analyzer.socket", string_setter(c.analyzer.socket)},
       {"analyzer.socket_mode", mode_setter(c.analyzer.socket_mode)},
