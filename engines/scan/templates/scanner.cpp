@@ -1,9 +1,11 @@
 #include "engines/scan/templates/scanner.hpp"
 
 #include <boost/json/array.hpp>
+#include <algorithm>
 #include <deque>
 #include <optional>
 
+#include "engines/audit/exposures/judge.hpp"
 #include "engines/limits.hpp"
 #include "engines/scan/templates/match.hpp"
 
@@ -154,13 +156,17 @@ class Runner {
       result_.findings.push_back(std::move(tf));
     }
     auto& tf = result_.findings[*w.finding];
+    // Templates tagged `secrets` show that a secret is there, not the secret (as the exposures do).
+    bool secret = std::find(t.tags.begin(), t.tags.end(), "secrets") != t.tags.end();
+    auto shown = [secret](const std::string& s) { return secret ? audit::exposures::redact(s) : s; };
     for (const auto& v : b.extracted)
-      if (tf.extracted.size() < lim::kExtractedValues) tf.extracted.push_back(v);
+      if (tf.extracted.size() < lim::kExtractedValues) tf.extracted.push_back(shown(v));
     audit::Evidence e;
     e.url = url;
-    e.excerpt = b.excerpt;
+    e.excerpt = shown(b.excerpt);
     e.note = x.request_line + " answered " + std::to_string(x.status) + "; replay: " + curl;
     e.exchange = x;
+    e.exchange->body_excerpt = shown(x.body_excerpt);
     if (tf.finding.evidence.size() < limits::kAuditEvidencePerFinding) tf.finding.evidence.push_back(std::move(e));
   }
 

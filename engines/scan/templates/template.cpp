@@ -364,6 +364,8 @@ std::string owasp_of(const std::vector<std::string>& tags, int cwe) {
   }
 }
 
+Template parse_checked(std::string_view yaml, const std::string& file);
+
 }  // namespace
 
 std::size_t Template::request_count() const {
@@ -373,6 +375,17 @@ std::size_t Template::request_count() const {
 }
 
 Template parse_template(std::string_view yaml, const std::string& file) {
+  if (yaml.size() > lim::kFileBytes) unsupported("file larger than 256 KiB");
+  try {
+    return parse_checked(yaml, file);
+  } catch (const YAML::Exception& e) {  // a conversion the checks above did not foresee
+    unsupported(std::string("unexpected YAML structure: ") + e.what());
+  }
+}
+
+namespace {
+
+Template parse_checked(std::string_view yaml, const std::string& file) {
   YAML::Node root;
   try {
     root = YAML::Load(std::string(yaml));
@@ -422,6 +435,8 @@ Template parse_template(std::string_view yaml, const std::string& file) {
     unsupported("more than " + std::to_string(lim::kRequestsPerTemplate) + " requests");
   return t;
 }
+
+}  // namespace
 
 Library load_library(const std::vector<std::filesystem::path>& dirs) {
   namespace fs = std::filesystem;
