@@ -1,7 +1,7 @@
 #include "engines/scan/templates/scanner.hpp"
 
-#include <boost/json/array.hpp>
 #include <algorithm>
+#include <boost/json/array.hpp>
 #include <deque>
 #include <optional>
 

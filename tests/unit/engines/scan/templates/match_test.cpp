@@ -10,7 +10,9 @@ namespace {
 
 // The first block of a template whose http block is `block` (YAML, indented by four).
 HttpBlock block(const std::string& block) {
-  auto t = parse_template("id: t\ninfo: {name: t, author: a, severity: info}\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/']\n" + block);
+  auto t = parse_template(
+      "id: t\ninfo: {name: t, author: a, severity: info}\nhttp:\n  - method: GET\n    path: ['{{BaseURL}}/']\n" +
+      block);
   return t.http.at(0);
 }
 
@@ -37,14 +39,18 @@ BOOST_AUTO_TEST_CASE(header_names_come_back_in_canonical_case) {
 BOOST_AUTO_TEST_CASE(word_matchers_honour_part_condition_case_and_negation) {
   auto r = answer(200, "<h1>Welcome Admin</h1>");
   BOOST_TEST(evaluate(block("    matchers: [{type: word, words: [Admin, nothing]}]\n"), r, kFields).matched);
-  BOOST_TEST(!evaluate(block("    matchers: [{type: word, condition: and, words: [Admin, nothing]}]\n"), r, kFields).matched);
+  BOOST_TEST(
+      !evaluate(block("    matchers: [{type: word, condition: and, words: [Admin, nothing]}]\n"), r, kFields).matched);
   BOOST_TEST(!evaluate(block("    matchers: [{type: word, words: [admin]}]\n"), r, kFields).matched);
-  BOOST_TEST(evaluate(block("    matchers: [{type: word, case-insensitive: true, words: [ADMIN]}]\n"), r, kFields).matched);
+  BOOST_TEST(
+      evaluate(block("    matchers: [{type: word, case-insensitive: true, words: [ADMIN]}]\n"), r, kFields).matched);
   BOOST_TEST(!evaluate(block("    matchers: [{type: word, words: [Admin], negative: true}]\n"), r, kFields).matched);
-  BOOST_TEST(evaluate(block("    matchers: [{type: word, part: header, words: ['X-Powered-By: PHP']}]\n"), r, kFields).matched);
+  BOOST_TEST(evaluate(block("    matchers: [{type: word, part: header, words: ['X-Powered-By: PHP']}]\n"), r, kFields)
+                 .matched);
   BOOST_TEST(!evaluate(block("    matchers: [{type: word, part: header, words: [Welcome]}]\n"), r, kFields).matched);
   BOOST_TEST(!evaluate(block("    matchers: [{type: word, part: body, words: [Apache]}]\n"), r, kFields).matched);
-  auto all = evaluate(block("    matchers: [{type: word, part: all, condition: and, words: [Apache, Welcome]}]\n"), r, kFields);
+  auto all = evaluate(block("    matchers: [{type: word, part: all, condition: and, words: [Apache, Welcome]}]\n"), r,
+                      kFields);
   BOOST_TEST(all.matched);
   BOOST_TEST(all.excerpt == "Apache (+1 more words)");
 }

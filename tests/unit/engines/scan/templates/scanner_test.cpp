@@ -43,8 +43,9 @@ std::vector<Template> shipped() {
 BOOST_AUTO_TEST_SUITE(template_scanner)
 
 BOOST_AUTO_TEST_CASE(a_match_is_a_finding_with_evidence_extracted_values_and_a_replay) {
-  LocalHttp site({{"/phpMyAdmin/", LocalHttp::fixed(LocalHttp::answer(200, "Content-Type: text/html\r\n",
-                                                                      "<title>phpMyAdmin</title> PMA_VERSION:\"5.2.1\""))}});
+  LocalHttp site(
+      {{"/phpMyAdmin/", LocalHttp::fixed(LocalHttp::answer(200, "Content-Type: text/html\r\n",
+                                                           "<title>phpMyAdmin</title> PMA_VERSION:\"5.2.1\""))}});
   std::vector<Template> ts{tpl("pma", "medium", kPanel)};
   auto r = run(site.url("/"), ts, allow_loopback, quick());
   BOOST_TEST(r.complete);
@@ -86,16 +87,19 @@ BOOST_AUTO_TEST_CASE(a_catch_all_site_matches_none_of_the_shipped_templates) {
 }
 
 BOOST_AUTO_TEST_CASE(shipped_templates_find_what_is_planted) {
-  LocalHttp site({{"/actuator", LocalHttp::fixed(LocalHttp::answer(
-                                    200, "Content-Type: application/json\r\n",
-                                    R"({"_links":{"self":{"href":"http://x/actuator"},"env":{"href":"http://x/actuator/env"}}})"))},
-                  {"/CHANGELOG.txt", LocalHttp::fixed(LocalHttp::answer(200, "", "\nDrupal 7.50, 2016-07-07\n---\n"))},
-                  {"/debug/vars", LocalHttp::fixed(LocalHttp::answer(200, "", R"({"cmdline":["/app"],"memstats":{}})"))}});
+  LocalHttp site(
+      {{"/actuator",
+        LocalHttp::fixed(LocalHttp::answer(
+            200, "Content-Type: application/json\r\n",
+            R"({"_links":{"self":{"href":"http://x/actuator"},"env":{"href":"http://x/actuator/env"}}})"))},
+       {"/CHANGELOG.txt", LocalHttp::fixed(LocalHttp::answer(200, "", "\nDrupal 7.50, 2016-07-07\n---\n"))},
+       {"/debug/vars", LocalHttp::fixed(LocalHttp::answer(200, "", R"({"cmdline":["/app"],"memstats":{}})"))}});
   auto ts = shipped();
   auto r = run(site.url("/"), ts, allow_loopback, quick());
   std::set<std::string> found;
   for (const auto& f : r.findings) found.insert(f.template_id);
-  BOOST_TEST(found == (std::set<std::string>{"spring-actuator-index", "drupal-changelog", "drupal-cve-2018-7600", "go-expvar"}),
+  BOOST_TEST(found == (std::set<std::string>{"spring-actuator-index", "drupal-changelog", "drupal-cve-2018-7600",
+                                             "go-expvar"}),
              boost::test_tools::per_element());
 }
 
@@ -133,7 +137,7 @@ BOOST_AUTO_TEST_CASE(raw_requests_send_method_headers_and_body) {
   BOOST_TEST_REQUIRE(heads.size() == 1u);
   BOOST_TEST(heads[0].starts_with("POST /api/echo?x=1 HTTP/1.1\r\n"));
   BOOST_TEST(heads[0].find("Content-Type: application/json\r\n") != std::string::npos);
-  BOOST_TEST(heads[0].find("Content-Length: 23\r\n") != std::string::npos);  // {"probe": "127.0.0.1"}
+  BOOST_TEST(heads[0].find("Content-Length: 22\r\n") != std::string::npos);  // {"probe": "127.0.0.1"}
   BOOST_TEST(r.findings[0].extracted == (std::vector<std::string>{"r-1", "ver=1.2"}), boost::test_tools::per_element());
   BOOST_TEST(r.findings[0].curl.find("--data-raw '{\"probe\": \"127.0.0.1\"}'") != std::string::npos);
   BOOST_TEST(r.findings[0].curl.find("-X 'POST'") != std::string::npos);
@@ -164,7 +168,8 @@ BOOST_AUTO_TEST_CASE(the_egress_policy_applies_to_every_request) {
 
 BOOST_AUTO_TEST_CASE(curl_commands_quote_for_the_shell) {
   BOOST_TEST(curl_command("GET", "http://a/b'c", {}, "") == "curl -i -s -k 'http://a/b'\\''c'");
-  BOOST_TEST(curl_command("PUT", "http://a/", {"X: y"}, "d") == "curl -i -s -k -X 'PUT' -H 'X: y' --data-raw 'd' 'http://a/'");
+  BOOST_TEST(curl_command("PUT", "http://a/", {"X: y"}, "d") ==
+             "curl -i -s -k -X 'PUT' -H 'X: y' --data-raw 'd' 'http://a/'");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,8 +2,8 @@
 // (engines/scan/templates/template.hpp; golden files under tests/fixtures/scan/templates).
 #include "engines/scan/templates/template.hpp"
 
-#include <boost/test/unit_test.hpp>
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <set>
 #include <stdexcept>
 
@@ -86,8 +86,9 @@ BOOST_AUTO_TEST_CASE(every_unimplemented_key_is_named) {
   BOOST_TEST(reason_of(with_block(kGet + kStatus + "    req-condition: true\n")).find("req-condition") !=
              std::string::npos);
   BOOST_TEST(reason_of(with_block(kGet + kStatus, "variables: {a: b}\n")).find("'variables'") != std::string::npos);
-  BOOST_TEST(reason_of(with_block(kGet + "    matchers: [{type: word, words: [x], encoding: hex}]\n"))
-                 .find("'encoding'") != std::string::npos);
+  BOOST_TEST(
+      reason_of(with_block(kGet + "    matchers: [{type: word, words: [x], encoding: hex}]\n")).find("'encoding'") !=
+      std::string::npos);
   BOOST_TEST(reason_of(with_block(kGet + "    matchers: [{type: binary, binary: [00]}]\n")).find("'binary'") !=
              std::string::npos);
   BOOST_TEST(reason_of(with_block(kGet + "    matchers: [{type: word, part: interactsh_protocol, words: [dns]}]\n"))
@@ -98,8 +99,9 @@ BOOST_AUTO_TEST_CASE(every_unimplemented_key_is_named) {
              std::string::npos);
   BOOST_TEST(reason_of(with_block(kGet + "    extractors: [{type: json, json: ['.a']}]\n")).find("'json'") !=
              std::string::npos);
-  BOOST_TEST(reason_of(with_block(kGet + "    extractors: [{type: regex, internal: true, regex: [a]}]\n"))
-                 .find("internal") != std::string::npos);
+  BOOST_TEST(
+      reason_of(with_block(kGet + "    extractors: [{type: regex, internal: true, regex: [a]}]\n")).find("internal") !=
+      std::string::npos);
   BOOST_TEST(reason_of(with_block(kGet)).find("neither matchers nor extractors") != std::string::npos);
   BOOST_TEST(reason_of(with_block("method: GET\n    path: ['/admin']\n" + kStatus)).find("variable") !=
              std::string::npos);
@@ -147,8 +149,8 @@ BOOST_AUTO_TEST_CASE(the_shipped_set_loads_whole_and_every_template_checks_conte
       if (t.severity >= audit::Severity::Medium) BOOST_TEST(!t.remediation.empty());
       for (const auto& b : t.http) {
         auto content = [](const Matcher& m) {
-          return !m.negative && (m.type == Matcher::Type::Word || m.type == Matcher::Type::Regex ||
-                                 m.type == Matcher::Type::Dsl);
+          return !m.negative &&
+                 (m.type == Matcher::Type::Word || m.type == Matcher::Type::Regex || m.type == Matcher::Type::Dsl);
         };
         BOOST_TEST(!b.matchers.empty());
         if (b.matchers_all)
