@@ -3,6 +3,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <stdexcept>
 #include <vector>
@@ -26,9 +27,9 @@ namespace {
 using Node = DslExpr::Node;
 using NodePtr = std::shared_ptr<const Node>;
 
-const std::vector<std::string_view> kVariables = {"status_code", "content_length", "body",
-                                                  "header",      "all_headers",    "response"};
-const std::vector<std::string_view> kFunctions = {
+constexpr std::array<std::string_view, 6> kVariables = {"status_code", "content_length", "body",
+                                                        "header",      "all_headers",    "response"};
+constexpr std::array<std::string_view, 9> kFunctions = {
     "len", "contains", "contains_any", "contains_all", "starts_with", "ends_with", "regex", "tolower", "toupper"};
 
 struct Token {

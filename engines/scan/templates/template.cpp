@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <boost/url/parse.hpp>
 #include <cctype>
 #include <fstream>
@@ -20,13 +21,18 @@ namespace lim = limits::templates;
 
 [[noreturn]] void unsupported(const std::string& why) { throw std::invalid_argument(why); }
 
-const std::set<std::string, std::less<>> kVariableNames = {"BaseURL", "RootURL", "Hostname", "Host",
-                                                           "Port",    "Path",    "Scheme"};
+constexpr std::array<std::string_view, 7> kVariableNames = {"BaseURL", "RootURL", "Hostname", "Host",
+                                                            "Port",    "Path",    "Scheme"};
 
 // Protocols and features of the format this engine does not run: named in the skip reason.
-const std::set<std::string, std::less<>> kOtherProtocols = {
+constexpr std::array<std::string_view, 16> kOtherProtocols = {
     "dns",  "file",      "network",    "tcp",       "headless",       "ssl",       "websocket",    "whois", "code",
     "flow", "workflows", "javascript", "variables", "self-contained", "signature", "multiprotocol"};
+
+template <std::size_t N>
+bool listed(const std::array<std::string_view, N>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
 
 std::string scalar(const YAML::Node& n, const std::string& what) {
   if (!n.IsScalar()) unsupported(what + " is not a text");
@@ -78,7 +84,8 @@ void check_variables(std::string_view text, const std::string& where) {
     auto end = text.find("}}", at + 2);
     if (end == std::string_view::npos) unsupported(where + ": unterminated {{");
     auto name = trim(text.substr(at + 2, end - at - 2));
-    if (!kVariableNames.contains(name)) unsupported(where + ": unsupported variable or helper {{" + name + "}}");
+    if (!listed(kVariableNames, name))
+      unsupported(std::string(where).append(": unsupported variable or helper {{").append(name).append("}}"));
     at = end + 2;
   }
 }
@@ -86,7 +93,7 @@ void check_variables(std::string_view text, const std::string& where) {
 void check_keys(const YAML::Node& map, const std::set<std::string, std::less<>>& allowed, const std::string& where) {
   for (const auto& kv : map) {
     auto key = kv.first.as<std::string>();
-    if (!allowed.contains(key)) unsupported(where + ": unsupported key '" + key + "'");
+    if (!allowed.contains(key)) unsupported(std::string(where).append(": unsupported key '").append(key).append("'"));
   }
 }
 
@@ -248,7 +255,7 @@ HttpBlock parse_block(const YAML::Node& b, const std::string& where) {
       auto value = scalar(kv.second, where + ".headers");
       if (name.empty() || name.find_first_of(":\r\n ") != std::string::npos ||
           value.find_first_of("\r\n") != std::string::npos)
-        unsupported(where + ": invalid header '" + name + "'");
+        unsupported(std::string(where).append(": invalid header '").append(name).append("'"));
       check_variables(value, where + ".headers");
       headers.emplace_back(std::move(name), std::move(value));
     }
@@ -397,7 +404,7 @@ Template parse_checked(std::string_view yaml, const std::string& file) {
   t.file = file;
   for (const auto& kv : root) {
     auto key = kv.first.as<std::string>();
-    if (kOtherProtocols.contains(key)) unsupported("unsupported protocol or feature '" + key + "'");
+    if (listed(kOtherProtocols, key)) unsupported("unsupported protocol or feature '" + key + "'");
     if (key != "id" && key != "info" && key != "http" && key != "requests")
       unsupported("unsupported key '" + key + "'");
   }
