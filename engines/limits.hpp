@@ -145,3 +145,19 @@ namespace dozor::limits::report {
 inline constexpr std::size_t kTopFindings = 5;          // findings named in the executive summary
 inline constexpr std::size_t kEvidencePerFinding = 10;  // evidence records shown per finding (the rest counted)
 }  // namespace dozor::limits::report
+
+// The template scanner (engines/scan/templates, docs/audit.md "Template scanner").
+namespace dozor::limits::templates {
+inline constexpr std::size_t kFileBytes = std::size_t{256} * 1024;  // one template file; larger is skipped
+inline constexpr std::size_t kTemplates = 5000;                     // template files read from all folders
+inline constexpr std::size_t kRequestsPerTemplate = 32;             // requests (paths, raw) of one template
+inline constexpr std::size_t kMatchersPerBlock = 32;                // matchers or extractors of one request block
+inline constexpr std::size_t kDslChars = 2048;                      // one dsl expression
+inline constexpr std::size_t kDslDepth = 32;                        // nesting of a dsl expression
+inline constexpr int kRedirects = 10;                               // max-redirects is capped at this
+inline constexpr std::size_t kBodyBytes = std::size_t{1} << 20;     // decoded bytes of an answer matched
+inline constexpr std::size_t kActiveTemplates = 16;                 // templates whose requests are in flight at once
+inline constexpr std::size_t kExtractedValues = 10;                 // values kept per finding
+inline constexpr std::size_t kExcerptBytes = 300;                   // matched text shown as a finding's excerpt
+inline constexpr std::size_t kSkippedListed = 500;                  // skipped templates listed in an answer
+}  // namespace dozor::limits::templates

@@ -117,6 +117,7 @@ Router build_router() {
   add("POST", "/api/audit/full/{target_url:path}", usr(h::audit_full), Access::User);
   add("GET", "/api/audit/geo/{target_url:path}", usr(h::audit_geo), Access::User);
   add("POST", "/api/audit/batch", usr(h::audit_batch), Access::User);
+  add("POST", "/api/security/scanner/{target_url:path}", usr(h::scanner_run), Access::User);
   add("GET", "/api/security/evidence/{target_url:path}", usr(h::audit_evidence), Access::User);
   add("GET", "/api/security/audit/download/{target_url:path}", usr(h::audit_report), Access::User);
   // Background tasks (issue 9 §1, docs/tasks.md). POST takes a target, GET and DELETE a task id.

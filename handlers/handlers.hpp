@@ -90,5 +90,6 @@ Response compliance_check(UserContext& ctx);
 Response cms_detect(UserContext& ctx);  // handlers/tech.cpp
 Response audit_tls(UserContext& ctx);
 Response audit_geo(UserContext& ctx);
+Response scanner_run(UserContext& ctx);  // handlers/scanner.cpp: the template scanner
 
 }  // namespace dozor::handlers

@@ -68,7 +68,8 @@ set(_dozor_data_dirs
     "db/migrations" "migrations"
     "share/passwords" "passwords"
     "share/analyzer" "analyzer"
-    "share/audit" "audit")
+    "share/audit" "audit"
+    "share/scan" "scan")
 while(_dozor_data_dirs)
   list(POP_FRONT _dozor_data_dirs _src _dest)
   if(EXISTS "${CMAKE_SOURCE_DIR}/${_src}")

@@ -168,6 +168,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"scanner.crawl_seconds", int_setter(c.scanner.crawl_seconds, 1, 600)},
       {"scanner.audit_seconds", int_setter(c.scanner.audit_seconds, 1, 600)},
       {"scanner.geoip_db", string_setter(c.scanner.geoip_db)},
+      {"scanner.templates_dirs", string_setter(c.scanner.templates_dirs)},
       {"tasks.runners", int_setter(c.tasks.runners, 1, 64)},
       {"tasks.per_user", int_setter(c.tasks.per_user, 1, 64)},
       {"tasks.queued_per_user", int_setter(c.tasks.queued_per_user, 1, 10000)},

@@ -90,6 +90,9 @@ struct ScannerConfig {
   int per_host_interval_ms = 10;         // gap between request starts to one origin
   int crawl_seconds = 60;                // a whole crawl
   int audit_seconds = 60;                // a whole audit (crawl and every step; docs/audit.md)
+  // The template scanner's extra folders of Nuclei-format templates, separated by ':'; the shipped
+  // set (share/scan/templates beside paths.audit_data) is always read first.
+  std::string templates_dirs;
   std::string geoip_db;  // a MaxMind DB file (GeoLite2/GeoIP2 City, Country or ASN); empty: Debian's geoip-database
 };
 

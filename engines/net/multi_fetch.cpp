@@ -305,6 +305,10 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
   if (!t->request.method.empty() && t->request.method != "GET" && t->request.method != "HEAD")
     curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, t->request.method.c_str());
   if (t->headers) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
+  if (!t->request.body.empty() && t->hop == 0) {
+    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t->request.body.size()));
+    curl_easy_setopt(e, CURLOPT_POSTFIELDS, t->request.body.data());  // the Transfer owns the bytes
+  }
   if (!t->request.verify_tls) {
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);

@@ -37,6 +37,7 @@ struct CheckRequest {
   // Scanner options (engines/net/scan_client.hpp); the monitor leaves them at their defaults.
   std::string method;                // "" = GET (HEAD with `head`); e.g. "OPTIONS"
   std::vector<std::string> headers;  // extra request header lines, "Name: value"
+  std::string body;                  // request body (sent on the first hop only; redirects drop it)
   bool record = false;               // keep every hop as an Exchange (heads and a body excerpt)
   bool oversize_is_error = false;    // a body over max_body fails with TooLarge instead of being cut
   bool verify_tls = true;

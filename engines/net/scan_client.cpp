@@ -71,6 +71,7 @@ void ScanSession::pump(Clock::time_point now) {
     c.url = p.request.url;
     c.method = p.request.method;
     c.headers = p.request.headers;
+    c.body = p.request.body;
     c.timeout = options_.request_timeout;
     c.max_redirects = p.request.max_redirects.value_or(options_.max_redirects);
     c.max_body = options_.max_body;

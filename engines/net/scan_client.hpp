@@ -37,6 +37,7 @@ struct FetchRequest {
   std::string url;
   std::string method = "GET";
   std::vector<std::string> headers;  // "Name: value"
+  std::string body;                  // sent on the first hop only
   std::optional<int> max_redirects;  // the session's when unset; 0 = do not follow
   bool verify_tls = true;
   bool oversize_is_error = true;  // false: keep the first max_body bytes and say `truncated`
