@@ -1,12 +1,11 @@
 // POST /api/security/scanner/{target_url}?severity=critical,high (docs/audit.md "Template scanner"):
-// decode the target and the severities, load the template folders, run the scanner, encode.
+// decode the target and the severities, run the scan (engines/scan/templates/site_scan.hpp).
 #include <boost/json/array.hpp>
 #include <chrono>
-#include <filesystem>
 #include <sstream>
 
 #include "engines/limits.hpp"
-#include "engines/scan/templates/scanner.hpp"
+#include "engines/scan/templates/site_scan.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/scan_params.hpp"
 #include "handlers/validation.hpp"
@@ -35,17 +34,6 @@ std::set<audit::Severity> severities(const http::Request& request, std::vector<h
   return out;
 }
 
-// The shipped set (share/scan/templates beside paths.audit_data), then scanner.templates_dirs.
-std::vector<std::filesystem::path> template_dirs(const config::Config& cfg) {
-  std::vector<std::filesystem::path> dirs{std::filesystem::path(cfg.paths.audit_data).lexically_normal().parent_path() /
-                                          "scan" / "templates"};
-  std::istringstream in(cfg.scanner.templates_dirs);
-  std::string one;
-  while (std::getline(in, one, ':'))
-    if (!one.empty()) dirs.emplace_back(one);
-  return dirs;
-}
-
 }  // namespace
 
 Response scanner_run(UserContext& ctx) {
@@ -53,40 +41,10 @@ Response scanner_run(UserContext& ctx) {
   std::vector<http::FieldIssue> issues;
   auto wanted = severities(ctx.request, issues);
   if (!issues.empty()) throw http::ValidationFailed(std::move(issues));
-  auto started = std::chrono::steady_clock::now();
-  auto library = tpl::load_library(template_dirs(ctx.app.cfg));
-  tpl::RunOptions o;
-  o.scan = scan_options(ctx.app.cfg.scanner);
-  o.severities = wanted;
-  o.deadline = started + std::chrono::seconds(ctx.app.cfg.scanner.audit_seconds);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(ctx.app.cfg.scanner.audit_seconds);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-  auto result = tpl::run(target, library.loaded, ctx.app.egress, o);
-  boost::json::array findings, skipped, errors;
-  for (const auto& f : result.findings) findings.push_back(tpl::to_json(f));
-  for (std::size_t i = 0; i < library.skipped.size() && i < limits::templates::kSkippedListed; ++i) {
-    const auto& s = library.skipped[i];
-    skipped.push_back({{"file", s.file}, {"id", s.id}, {"reason", s.reason}});
-  }
-  for (const auto& e : result.errors) errors.push_back(boost::json::string(e));
-  boost::json::array sev;
-  for (auto s : wanted) sev.push_back(boost::json::string(audit::to_string(s)));
-  boost::json::object out{
-      {"target", target},
-      {"severity", std::move(sev)},
-      {"templates",
-       {{"loaded", library.loaded.size()},
-        {"selected", result.templates_selected},
-        {"run", result.templates_run},
-        {"skipped", library.skipped.size()}}},
-      {"requests", result.requests},
-      {"failed_requests", result.failed_requests},
-      {"complete", result.complete},
-      {"duration_ms",
-       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count()},
-      {"findings", std::move(findings)},
-      {"skipped", std::move(skipped)},
-      {"errors", std::move(errors)}};
-  return Response::json(std::move(out));
+  return Response::json(
+      tpl::scan_site(target, ctx.app.cfg, ctx.app.egress, wanted, scan_options(ctx.app.cfg.scanner), deadline));
 }
 
 }  // namespace dozor::handlers

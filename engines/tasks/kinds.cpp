@@ -7,6 +7,7 @@
 #include "engines/audit/store.hpp"
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
+#include "engines/scan/templates/site_scan.hpp"
 
 namespace dozor::tasks {
 namespace {
@@ -24,6 +25,7 @@ const std::vector<KindSpec>& kinds() {
       {"scan", crawl_options()},
       {"audit", crawl_options()},
       {"crawl", crawl_options()},
+      {"scanner", {}},  // every severity (the inline route's ?severity= filter is not a task option yet)
   };
   return all;
 }
@@ -74,6 +76,15 @@ TaskOutcome run_audit(const TaskEnv& env, const TaskSpec& task, const CancelToke
   return {std::move(stored), id};
 }
 
+TaskOutcome run_scanner(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
+                        const ProgressFn& progress) {
+  auto scan = audit::scan_options(env.cfg.scanner);
+  scan.cancel = cancel;
+  progress(0, "templates");
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(env.cfg.tasks.task_seconds);
+  return {scan::templates::scan_site(task.target, env.cfg, env.egress, {}, scan, deadline), std::nullopt};
+}
+
 }  // namespace
 
 const KindSpec* find_kind(std::string_view name) {
@@ -95,6 +106,7 @@ std::string kind_list() {
 TaskOutcome run_kind(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress) {
   if (!find_kind(task.kind)) throw std::runtime_error("unknown task kind '" + task.kind + "'");
   if (task.kind == "crawl") return run_crawl(env, task, cancel, progress);
+  if (task.kind == "scanner") return run_scanner(env, task, cancel, progress);
   if (!env.audit_data) throw std::runtime_error("audit data not loaded");
   return run_audit(env, task, cancel, progress);
 }

@@ -163,7 +163,7 @@ class TasksTest(dc.DozorTestCase):
         r = queue(user, "https://example.invalid/", "bogus")
         self.assertEqual(r.status, 422)
         self.assertEqual(r.json["detail"][0]["loc"], ["query", "task_type"])
-        self.assertIn("'scan', 'audit' or 'crawl'", r.json["detail"][0]["msg"])
+        self.assertIn("'scan', 'audit', 'crawl' or 'scanner'", r.json["detail"][0]["msg"])
         r = queue(user, "https://example.invalid/", "crawl", {"depth": 99, "max_pages": 0, "cookies": "x"})
         self.assertEqual(r.status, 422)
         locs = sorted(tuple(d["loc"]) for d in r.json["detail"])
@@ -219,6 +219,21 @@ class TasksTest(dc.DozorTestCase):
         self.assertEqual(body["result"]["id"], body["audit_id"])
         stored = rows("SELECT kind, user_id FROM audits WHERE id = %d" % body["audit_id"])
         self.assertEqual(stored, [["full", str(user.id)]])
+
+    def test_a_template_scan_task_answers_as_the_inline_route(self):
+        user = self.new_user()
+        with dc.FixtureServer({"/": (200, {"Content-Type": "text/html"}, "<html>home</html>")}) as site:
+            r = queue(user, site.url("/"), "scanner")
+            self.assertEqual(r.status, 200, r.text)
+            self.assertEqual(queue(user, site.url("/"), "scanner", {"depth": 1}).status, 422, "scanner takes no options")
+            done = wait_status(r.json["task_id"], {"succeeded", "failed"}, 120)
+            self.assertEqual(done and done["status"], "succeeded", status(r.json["task_id"]))
+        result = dc.get("/api/security/queue/" + r.json["task_id"], token=user.token).json["result"]
+        self.assertGreaterEqual(result["templates"]["loaded"], 70)
+        self.assertEqual(result["templates"]["run"], result["templates"]["selected"])
+        self.assertTrue(result["complete"])
+        self.assertEqual(result["findings"], [], "a plain page matched a template")
+        self.assertGreater(result["requests"], 50)
 
     # ------------------------------------------------------------------ running tasks
 
