@@ -60,6 +60,7 @@ Router build_router() {
       {"GET", "/audit/services", usr(h::audit_service_grades), Access::User},
       {"GET", "/compliance/{target_url:path}", usr(h::compliance_check), Access::User},
       {"GET", "/cms/{target_url:path}", usr(h::cms_detect), Access::User},
+      {"POST", "/owasp/scan/{target_url:path}", usr(h::owasp_scan), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
@@ -118,6 +119,8 @@ Router build_router() {
   add("POST", "/api/audit/batch", usr(h::audit_batch), Access::User);
   add("GET", "/api/security/evidence/{target_url:path}", usr(h::audit_evidence), Access::User);
   add("GET", "/api/security/audit/download/{target_url:path}", usr(h::audit_report), Access::User);
+  // Issue 9 §2 (docs/scan.md "OWASP scan"): the inline OWASP scan.
+  add("POST", "/api/security/owasp/scan/{target_url:path}", usr(h::owasp_scan), Access::User);
   return r;
 }
 

@@ -11,6 +11,7 @@
 #include "engines/audit/passive/data.hpp"
 #include "engines/audit/tech/fingerprints.hpp"
 #include "engines/audit/tech/vuln_libraries.hpp"
+#include "engines/scan/owasp/sql_errors.hpp"
 
 namespace dozor::audit {
 
@@ -20,6 +21,7 @@ struct AuditData {
   tech::Fingerprints tech;       // <dir>/tech/categories.json, <dir>/tech/technologies/*.json
   tech::VulnLibraries vulnlibs;  // <dir>/vulnlibs/libraries.json
   exposures::Data exposures;     // <dir>/exposures/exposures.json
+  scan::owasp::SqlErrors sql_errors;  // <dir>/owasp/sql_errors.json (docs/scan.md)
 };
 
 // Reads and validates everything under `dir`; throws with the file's name on any error.
