@@ -145,9 +145,9 @@ inline constexpr std::size_t kEvidencePerFinding = 10;  // evidence records show
 
 // The OWASP active scan (engines/scan/owasp, docs/scan.md "OWASP scan").
 namespace dozor::limits::owasp {
-inline constexpr int kRequestsPerSecond = 10;       // per origin, the crawl included
-inline constexpr std::size_t kRequestCap = 3000;    // requests of one scan, the crawl excluded
-inline constexpr std::int64_t kScanBudgetMs = 90000;  // a whole scan, crawl included (nginx waits 120 s)
+inline constexpr int kRequestsPerSecond = 10;          // per origin, the crawl included
+inline constexpr std::size_t kRequestCap = 3000;       // requests of one scan, the crawl excluded
+inline constexpr std::int64_t kScanBudgetMs = 90000;   // a whole scan, crawl included (nginx waits 120 s)
 inline constexpr std::int64_t kCrawlShareMs = 20000;   // at most this much of it crawling
 inline constexpr std::size_t kInjectionPoints = 200;   // parameters tested (URL × parameter)
 inline constexpr std::size_t kCorsTargets = 5;         // distinct pages asked with a foreign Origin

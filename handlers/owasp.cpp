@@ -12,13 +12,13 @@ Response owasp_scan(UserContext& ctx) {
   std::vector<http::FieldIssue> issues;
   auto params = crawl_params(ctx.request, issues);
   if (!issues.empty()) throw http::ValidationFailed(std::move(issues));
-  scan::owasp::OwaspOptions o;
+  owasp::OwaspOptions o;
   o.depth = params.depth;
   o.max_pages = params.max_pages;
   o.scan = scan_options(ctx.app.cfg.scanner);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-  auto result = scan::owasp::scan(target, ctx.app.egress, ctx.app.audit_data->sql_errors, std::move(o));
-  return Response::json(scan::owasp::to_json(result));
+  auto result = owasp::scan(target, ctx.app.egress, ctx.app.audit_data->sql_errors, std::move(o));
+  return Response::json(owasp::to_json(result));
 }
 
 }  // namespace dozor::handlers

@@ -5,7 +5,7 @@
 #include "engines/limits.hpp"
 #include "engines/scan/owasp/checks.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 namespace {
 constexpr FindingText kText{
@@ -46,7 +46,8 @@ void check_command_injection(Scan& scan, const Point& point, const Baseline& bas
     auto f = make_finding(kText, "firm", where_of(point));
     auto note = [&](int s, const net::CheckOutcome& a) {
       return "sleep " + std::to_string(s) + ": answered after " + std::to_string(a.total_ms) +
-             " ms; the unmodified request took at most " + std::to_string(std::max(base.slowest_ms(), a3->total_ms)) + " ms";
+             " ms; the unmodified request took at most " + std::to_string(std::max(base.slowest_ms(), a3->total_ms)) +
+             " ms";
     };
     f.evidence.push_back(evidence_of(r1, *a1, std::to_string(a1->total_ms) + " ms", note(n, *a1)));
     f.evidence.push_back(evidence_of(r2, *a2, std::to_string(a2->total_ms) + " ms", note(2 * n, *a2)));
@@ -55,4 +56,4 @@ void check_command_injection(Scan& scan, const Point& point, const Baseline& bas
   }
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

@@ -4,7 +4,7 @@
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/replay.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 namespace {
 constexpr FindingText kText{
@@ -33,12 +33,12 @@ void check_cors(Scan& scan, const std::vector<std::string>& urls) {
     if (!allow || *allow != origin || !credentials || *credentials != "true") continue;
     auto f = make_finding(kText, "certain", url);
     f.title = kText.title;
-    f.evidence.push_back(evidence_of(request, *answer,
-                                     "Access-Control-Allow-Origin: " + *allow + "\nAccess-Control-Allow-Credentials: true",
-                                     "The answer allows the origin sent in the request, which no site owns."));
+    f.evidence.push_back(evidence_of(
+        request, *answer, "Access-Control-Allow-Origin: " + *allow + "\nAccess-Control-Allow-Credentials: true",
+        "The answer allows the origin sent in the request, which no site owns."));
     scan.findings.push_back(std::move(f));
     return;
   }
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

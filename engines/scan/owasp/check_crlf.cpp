@@ -3,7 +3,7 @@
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/replay.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 namespace {
 constexpr FindingText kText{
@@ -34,4 +34,4 @@ void check_crlf(Scan& scan, const Point& point) {
   }
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

@@ -7,7 +7,7 @@
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/replay.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 namespace {
 constexpr FindingText kTrace{
@@ -73,12 +73,12 @@ void check_methods(Scan& scan, const std::string& target) {
   if (!after || after->status != 200) return;
   auto f = make_finding(kPut, "certain", url);
   f.title = kPut.title;
-  f.evidence.push_back(evidence_of(put, *put_answer, "status " + std::to_string(put_answer->status),
-                                   "PUT of an empty file to a path that answered " + std::to_string(before->status) +
-                                       " before was accepted."));
-  f.evidence.push_back(evidence_of(after_request, *after, "status 200",
-                                   "The file put there is now served (remove " + url + ")."));
+  f.evidence.push_back(evidence_of(
+      put, *put_answer, "status " + std::to_string(put_answer->status),
+      "PUT of an empty file to a path that answered " + std::to_string(before->status) + " before was accepted."));
+  f.evidence.push_back(
+      evidence_of(after_request, *after, "status 200", "The file put there is now served (remove " + url + ")."));
   scan.findings.push_back(std::move(f));
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

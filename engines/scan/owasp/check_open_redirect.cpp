@@ -3,10 +3,11 @@
 // followed, so nothing leaves for that host.
 #include <boost/url/parse.hpp>
 
+#include "engines/crawl/html_extract.hpp"
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/replay.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 namespace {
 constexpr FindingText kText{
@@ -23,18 +24,17 @@ constexpr const char* kMarkerHost = "open-redirect.dozor.invalid";
 
 // The host a Location leads to, resolved against the request's URL.
 std::string location_host(const std::string& request_url, const std::string& location) {
-  auto base = boost::urls::parse_uri(request_url);
-  auto ref = boost::urls::parse_uri_reference(location);
-  if (!base || !ref) return {};
-  boost::urls::url out;
-  if (base->resolve(*ref, out).has_error()) return {};
-  return std::string(out.host());
+  auto resolved = crawl::resolve_http(request_url, location);
+  if (!resolved) return {};
+  auto u = boost::urls::parse_uri(*resolved);
+  return u ? std::string(u->host()) : std::string();
 }
 }  // namespace
 
 void check_open_redirect(Scan& scan, const Point& point) {
   auto canary = make_canary();
-  for (const auto& payload : {"https://" + std::string(kMarkerHost) + "/" + canary, "//" + std::string(kMarkerHost) + "/" + canary}) {
+  for (const auto& payload :
+       {"https://" + std::string(kMarkerHost) + "/" + canary, "//" + std::string(kMarkerHost) + "/" + canary}) {
     auto request = get_request(point.with(payload), 0);
     auto answer = scan.prober.send(request);
     if (!answer) return;
@@ -42,11 +42,12 @@ void check_open_redirect(Scan& scan, const Point& point) {
     auto location = net::first_header(answer->exchanges.back().response_headers, "location");
     if (!location || location_host(request.url, *location) != kMarkerHost) continue;
     auto f = make_finding(kText, "certain", where_of(point));
-    f.evidence.push_back(evidence_of(request, *answer, "Location: " + *location,
-                                     "The answer redirects to " + std::string(kMarkerHost) + ", the host sent in the parameter."));
+    f.evidence.push_back(
+        evidence_of(request, *answer, "Location: " + *location,
+                    "The answer redirects to " + std::string(kMarkerHost) + ", the host sent in the parameter."));
     scan.findings.push_back(std::move(f));
     return;
   }
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

@@ -7,7 +7,7 @@
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/replay.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 namespace {
 constexpr FindingText kText{
@@ -51,4 +51,4 @@ void check_path_traversal(Scan& scan, const Point& point, const Baseline& base) 
   }
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

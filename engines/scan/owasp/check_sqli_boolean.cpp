@@ -6,7 +6,7 @@
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/response_diff.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 namespace {
 constexpr FindingText kText{
@@ -29,8 +29,9 @@ void check_sqli_boolean(Scan& scan, const Point& point, const Baseline& base) {
   // A page that changes by itself cannot be diffed.
   if (base.first.status != base.second.status || similarity(base.first.body, base.second.body) < kSamePage) return;
   const std::string& v = point.value();
-  for (const auto& forms : {std::vector<Pair>{{v + "' AND '1'='1", v + "' AND '1'='2"}, {v + "' AND '7'='7", v + "' AND '7'='8"}},
-                            std::vector<Pair>{{v + " AND 1=1", v + " AND 1=2"}, {v + " AND 7=7", v + " AND 7=8"}}}) {
+  for (const auto& forms :
+       {std::vector<Pair>{{v + "' AND '1'='1", v + "' AND '1'='2"}, {v + "' AND '7'='7", v + "' AND '7'='8"}},
+        std::vector<Pair>{{v + " AND 1=1", v + " AND 1=2"}, {v + " AND 7=7", v + " AND 7=8"}}}) {
     bool proven = true;
     std::vector<audit::Evidence> evidence;
     for (const auto& pair : forms) {
@@ -51,10 +52,12 @@ void check_sqli_boolean(Scan& scan, const Point& point, const Baseline& base) {
       char note[200];
       std::snprintf(note, sizeof note, "similarity to the unmodified answer: true condition %.3f, false condition %.3f",
                     t_sim, f_sim);
-      evidence.push_back(evidence_of(t_req, *t, "status " + std::to_string(t->status) + ", " +
-                                                    std::to_string(t->body.size()) + " bytes", std::string("true condition; ") + note));
-      evidence.push_back(evidence_of(f_req, *f, "status " + std::to_string(f->status) + ", " +
-                                                    std::to_string(f->body.size()) + " bytes", std::string("false condition; ") + note));
+      evidence.push_back(evidence_of(
+          t_req, *t, "status " + std::to_string(t->status) + ", " + std::to_string(t->body.size()) + " bytes",
+          std::string("true condition; ") + note));
+      evidence.push_back(evidence_of(
+          f_req, *f, "status " + std::to_string(f->status) + ", " + std::to_string(f->body.size()) + " bytes",
+          std::string("false condition; ") + note));
     }
     if (!proven) continue;
     auto finding = make_finding(kText, "firm", where_of(point));
@@ -64,4 +67,4 @@ void check_sqli_boolean(Scan& scan, const Point& point, const Baseline& base) {
   }
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

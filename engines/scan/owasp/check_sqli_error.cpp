@@ -4,7 +4,7 @@
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/replay.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 namespace {
 constexpr FindingText kText{
@@ -39,4 +39,4 @@ bool check_sqli_error(Scan& scan, const Point& point, const Baseline& base) {
   return false;
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

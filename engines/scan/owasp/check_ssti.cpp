@@ -7,7 +7,7 @@
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/replay.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 namespace {
 constexpr FindingText kText{
@@ -51,10 +51,10 @@ void check_ssti(Scan& scan, const Point& point, const Baseline& base) {
         break;
       }
       if (round == 0)
-        first = evidence_of(request, *answer, excerpt_around(answer->body, at, product.size(), limits::owasp::kExcerptChars),
-                            "The answer holds " + product + ", the product of " + std::to_string(a) + " and " +
-                                std::to_string(b) + " sent as " + syntax.open + "a*b" + syntax.close +
-                                "; a second pair of numbers was evaluated too.");
+        first = evidence_of(
+            request, *answer, excerpt_around(answer->body, at, product.size(), limits::owasp::kExcerptChars),
+            "The answer holds " + product + ", the product of " + std::to_string(a) + " and " + std::to_string(b) +
+                " sent as " + syntax.open + "a*b" + syntax.close + "; a second pair of numbers was evaluated too.");
     }
     if (!proven) continue;
     auto f = make_finding(kText, "certain", where_of(point));
@@ -64,4 +64,4 @@ void check_ssti(Scan& scan, const Point& point, const Baseline& base) {
   }
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

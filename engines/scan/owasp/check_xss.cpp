@@ -5,7 +5,7 @@
 #include "engines/scan/owasp/replay.hpp"
 #include "engines/scan/owasp/xss_context.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 namespace {
 constexpr FindingText kText{
@@ -34,11 +34,11 @@ void check_xss(Scan& scan, const Point& point) {
     f.evidence.push_back(evidence_of(
         request, *answer, excerpt_around(answer->body, at, canary.size(), limits::owasp::kExcerptChars),
         "The answer parsed as HTML holds <" + proof->tag + " " + kXssAttribute + "=\"" + canary +
-            "\">: the payload became " + (proof->context == "element" ? "a new element" : "an attribute of <" + proof->tag + ">") +
-            ", not text."));
+            "\">: the payload became " +
+            (proof->context == "element" ? "a new element" : "an attribute of <" + proof->tag + ">") + ", not text."));
     scan.findings.push_back(std::move(f));
     return;
   }
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

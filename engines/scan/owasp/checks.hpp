@@ -8,7 +8,7 @@
 #include "engines/scan/owasp/points.hpp"
 #include "engines/scan/owasp/scan_context.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 // Per parameter (A03 injection, A01 access control).
 void check_xss(Scan& scan, const Point& point);
@@ -27,4 +27,4 @@ void check_methods(Scan& scan, const std::string& target);
 // "parameter q of http://host/search" — the place a per-parameter finding names.
 std::string where_of(const Point& point);
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

@@ -7,11 +7,12 @@
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/points.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 std::string where_of(const Point& point) { return "parameter " + point.name() + " of " + point.url; }
 
-OwaspResult scan(const std::string& target, const net::EgressPolicy& policy, const SqlErrors& sql, OwaspOptions options) {
+OwaspResult scan(const std::string& target, const net::EgressPolicy& policy, const SqlErrors& sql,
+                 OwaspOptions options) {
   using Clock = std::chrono::steady_clock;
   auto started = Clock::now();
   auto deadline = started + options.budget;
@@ -97,4 +98,4 @@ boost::json::object to_json(const OwaspResult& r) {
           {"findings", std::move(findings)}};
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

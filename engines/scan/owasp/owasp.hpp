@@ -17,7 +17,7 @@
 #include "engines/net/egress_policy.hpp"
 #include "engines/scan/owasp/sql_errors.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 struct OwaspOptions {
   int depth = limits::kCrawlDepthDefault;
@@ -47,8 +47,9 @@ struct OwaspResult {
   std::int64_t duration_ms = 0;
 };
 
-OwaspResult scan(const std::string& target, const net::EgressPolicy& policy, const SqlErrors& sql, OwaspOptions options);
+OwaspResult scan(const std::string& target, const net::EgressPolicy& policy, const SqlErrors& sql,
+                 OwaspOptions options);
 
 boost::json::object to_json(const OwaspResult& result);
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

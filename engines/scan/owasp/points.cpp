@@ -1,14 +1,14 @@
 #include "engines/scan/owasp/points.hpp"
 
+#include <algorithm>
 #include <boost/url/parse.hpp>
 #include <boost/url/url.hpp>
-#include <algorithm>
 #include <map>
 #include <set>
 
 #include "engines/scan/owasp/replay.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 namespace {
 
 using Params = std::vector<std::pair<std::string, std::string>>;
@@ -86,4 +86,4 @@ std::vector<Point> injection_points(const crawl::CrawlResult& crawl, std::size_t
   return out;
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

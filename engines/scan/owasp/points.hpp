@@ -10,7 +10,7 @@
 
 #include "engines/crawl/crawler.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 struct Point {
   std::string url;  // scheme, authority and path; no query
@@ -30,4 +30,4 @@ struct Point {
 // One point per (URL, parameter), at most `max`; POST forms are not tested (docs/scan.md).
 std::vector<Point> injection_points(const crawl::CrawlResult& crawl, std::size_t max);
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <random>
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 namespace {
 
 std::string shell_quote(std::string_view s) {
@@ -75,4 +75,4 @@ std::string make_canary() {
   return s;
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

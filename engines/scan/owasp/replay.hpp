@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 // Percent-encodes everything but RFC 3986 unreserved characters (a query value, a form field).
 std::string url_encode(std::string_view s);
@@ -25,4 +25,4 @@ std::string excerpt_around(std::string_view body, std::size_t offset, std::size_
 // A random marker: "dzr" and 10 lower-case hex digits.
 std::string make_canary();
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

@@ -6,7 +6,7 @@
 
 #include "engines/scan/owasp/replay.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 namespace {
 
 std::map<std::string, int> tokens(std::string_view s) {
@@ -67,4 +67,4 @@ std::string strip_echoes(std::string_view body, std::string_view payload) {
   return out;
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 // 1.0 for the same words (order ignored), 0.0 for nothing in common; two empty texts are the same.
 double similarity(std::string_view a, std::string_view b);
@@ -16,4 +16,4 @@ std::string strip_echoes(std::string_view body, std::string_view payload);
 // Answers at least this similar are "the same page".
 inline constexpr double kSamePage = 0.97;
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

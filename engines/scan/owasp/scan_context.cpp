@@ -2,7 +2,7 @@
 
 #include "engines/scan/owasp/replay.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 Prober::Prober(const net::EgressPolicy& policy, net::ScanOptions scan, std::size_t cap, Clock::time_point deadline,
                std::function<bool()> cancelled)
@@ -57,4 +57,4 @@ audit::Finding make_finding(const FindingText& text, const std::string& confiden
   return f;
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

@@ -12,7 +12,7 @@
 #include "engines/net/scan_client.hpp"
 #include "engines/scan/owasp/sql_errors.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 class Prober {
  public:
@@ -68,4 +68,4 @@ struct FindingText {
 // A finding of `text` about parameter `param` of `url` (title "<title>: parameter <param>").
 audit::Finding make_finding(const FindingText& text, const std::string& confidence, const std::string& where);
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

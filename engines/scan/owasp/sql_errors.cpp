@@ -7,7 +7,7 @@
 #include "engines/audit/data_file.hpp"
 #include "engines/limits.hpp"
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw std::runtime_error("sql error signatures: " + what); }
@@ -63,4 +63,4 @@ std::optional<SqlErrorMatch> SqlErrors::match(std::string_view body) const {
   return std::nullopt;
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

@@ -12,7 +12,7 @@ namespace re2 {
 class RE2;
 }
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 struct SqlErrorMatch {
   std::string dbms;
@@ -44,4 +44,4 @@ class SqlErrors {
 
 inline constexpr const char* kSqlErrorsFile = "owasp/sql_errors.json";
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

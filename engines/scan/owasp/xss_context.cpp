@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 std::string xss_element_payload(std::string_view canary) {
   return "\"'></script><b " + std::string(kXssAttribute) + "=\"" + std::string(canary) + "\">";
@@ -37,4 +37,4 @@ std::optional<XssProof> find_injected_markup(std::string_view html, std::string_
   return proof;
 }
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace dozor::scan::owasp {
+namespace dozor::owasp {
 
 inline constexpr const char* kXssAttribute = "data-dzr";
 
@@ -24,4 +24,4 @@ std::string xss_attribute_payload(std::string_view canary);
 // does not (the canary absent or present only as text).
 std::optional<XssProof> find_injected_markup(std::string_view html, std::string_view canary);
 
-}  // namespace dozor::scan::owasp
+}  // namespace dozor::owasp

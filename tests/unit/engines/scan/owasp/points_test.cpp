@@ -3,7 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-using namespace dozor::scan::owasp;
+using namespace dozor::owasp;
 using namespace dozor;
 
 BOOST_AUTO_TEST_SUITE(owasp_points)
@@ -17,7 +17,8 @@ BOOST_AUTO_TEST_CASE(links_forms_and_endpoints_become_one_point_per_parameter) {
   f.page = "http://h/";
   f.form.action = "http://h/search";
   f.form.method = "GET";
-  f.form.fields = {{"input", "q", "text", "", "", false, false}, {"button", "go", "submit", "", "", false, false},
+  f.form.fields = {{"input", "q", "text", "", "", false, false},
+                   {"button", "go", "submit", "", "", false, false},
                    {"input", "", "text", "", "", false, false}};
   c.forms.push_back(f);
   crawl::FormRecord post = f;

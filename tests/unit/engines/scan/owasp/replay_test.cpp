@@ -3,7 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-using namespace dozor::scan::owasp;
+using namespace dozor::owasp;
 
 BOOST_AUTO_TEST_SUITE(owasp_replay)
 

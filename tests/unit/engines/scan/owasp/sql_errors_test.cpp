@@ -5,7 +5,7 @@
 
 #include "tests/unit/support/audit_data.hpp"
 
-using dozor::scan::owasp::SqlErrors;
+using dozor::owasp::SqlErrors;
 
 namespace {
 const SqlErrors& shipped() { return dozor::test::shipped_audit_data().sql_errors; }
@@ -16,7 +16,8 @@ BOOST_AUTO_TEST_SUITE(owasp_sql_errors)
 BOOST_AUTO_TEST_CASE(the_shipped_file_loads_with_the_common_databases) {
   std::set<std::string> names;
   for (const auto& d : shipped().dbms()) names.insert(d.name);
-  for (const char* n : {"MySQL", "PostgreSQL", "Microsoft SQL Server", "Oracle", "SQLite"}) BOOST_TEST(names.count(n) == 1u);
+  for (const char* n : {"MySQL", "PostgreSQL", "Microsoft SQL Server", "Oracle", "SQLite"})
+    BOOST_TEST(names.count(n) == 1u);
   BOOST_TEST(!shipped().version().empty());
 }
 

@@ -3,7 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-using namespace dozor::scan::owasp;
+using namespace dozor::owasp;
 
 namespace {
 constexpr const char* kCanary = "dzr0123456789";
@@ -11,12 +11,18 @@ constexpr const char* kCanary = "dzr0123456789";
 std::string escaped(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else if (c == '\'') out += "&#x27;";
-    else if (c == '&') out += "&amp;";
-    else out.push_back(c);
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '"')
+      out += "&quot;";
+    else if (c == '\'')
+      out += "&#x27;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out.push_back(c);
   }
   return out;
 }
@@ -53,11 +59,11 @@ BOOST_AUTO_TEST_CASE(escaped_reflections_prove_nothing) {
     BOOST_TEST(!find_injected_markup("<input value=\"" + escaped(payload) + "\">", kCanary).has_value());
   }
   // Only a single-quoted attribute escaped: the double quote stays inside the value.
-  BOOST_TEST(!find_injected_markup("<input value='x\" data-dzr=\"" + std::string(kCanary) + "\" x=\"'>", kCanary)
-                  .has_value());
+  BOOST_TEST(
+      !find_injected_markup("<input value='x\" data-dzr=\"" + std::string(kCanary) + "\" x=\"'>", kCanary).has_value());
   // Text and comments are not markup.
-  BOOST_TEST(!find_injected_markup("<!-- <b data-dzr=\"dzr0123456789\"> --><textarea><b data-dzr=\"dzr0123456789\"></textarea>",
-                                   kCanary)
+  BOOST_TEST(!find_injected_markup(
+                  "<!-- <b data-dzr=\"dzr0123456789\"> --><textarea><b data-dzr=\"dzr0123456789\"></textarea>", kCanary)
                   .has_value());
 }
 
