@@ -161,3 +161,16 @@ inline constexpr std::size_t kExtractedValues = 10;                 // values ke
 inline constexpr std::size_t kExcerptBytes = 300;                   // matched text shown as a finding's excerpt
 inline constexpr std::size_t kSkippedListed = 500;                  // skipped templates listed in an answer
 }  // namespace dozor::limits::templates
+
+// The OWASP active scan (engines/scan/owasp, docs/scan.md "OWASP scan").
+namespace dozor::limits::owasp {
+inline constexpr int kRequestsPerSecond = 10;          // per origin, the crawl included
+inline constexpr std::size_t kRequestCap = 3000;       // requests of one scan, the crawl excluded
+inline constexpr std::int64_t kScanBudgetMs = 90000;   // a whole scan, crawl included (nginx waits 120 s)
+inline constexpr std::int64_t kCrawlShareMs = 20000;   // at most this much of it crawling
+inline constexpr std::size_t kInjectionPoints = 200;   // parameters tested (URL × parameter)
+inline constexpr std::size_t kCorsTargets = 5;         // distinct pages asked with a foreign Origin
+inline constexpr int kSleepSeconds = 2;                // time-based probes sleep this, then twice this
+inline constexpr std::size_t kExcerptChars = 300;      // response excerpt of a finding's evidence
+inline constexpr std::size_t kSqlErrorPatterns = 200;  // patterns in share/audit/owasp/sql_errors.json
+}  // namespace dozor::limits::owasp

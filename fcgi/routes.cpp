@@ -61,6 +61,7 @@ Router build_router() {
       {"GET", "/compliance/{target_url:path}", usr(h::compliance_check), Access::User},
       {"GET", "/cms/{target_url:path}", usr(h::cms_detect), Access::User},
       {"POST", "/owasp/schedule/{service_id:int}", usr(h::owasp_schedule), Access::User},
+      {"POST", "/owasp/scan/{target_url:path}", usr(h::owasp_scan), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
@@ -129,6 +130,8 @@ Router build_router() {
   add("GET", "/api/task/{task_id}/status", pub(h::task_status), Access::Public);
   add("GET", "/api/v1/schedules", usr(h::schedules_list), Access::User);
   add("DELETE", "/api/v1/schedules/{schedule_id:int}", usr(h::schedules_delete), Access::User);
+  // Issue 9 §2 (docs/scan.md "OWASP scan"): the inline OWASP scan.
+  add("POST", "/api/security/owasp/scan/{target_url:path}", usr(h::owasp_scan), Access::User);
   return r;
 }
 

@@ -89,6 +89,7 @@ Response audit_batch(UserContext& ctx);
 Response compliance_check(UserContext& ctx);
 Response cms_detect(UserContext& ctx);  // handlers/tech.cpp
 Response audit_tls(UserContext& ctx);
+Response owasp_scan(UserContext& ctx);  // handlers/owasp.cpp
 Response audit_geo(UserContext& ctx);
 Response scanner_run(UserContext& ctx);  // handlers/scanner.cpp: the template scanner
 

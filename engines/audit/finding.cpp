@@ -23,6 +23,7 @@ std::optional<Severity> severity_from(std::string_view name) {
 boost::json::object to_json(const Evidence& e) {
   boost::json::object o{{"url", e.url}, {"excerpt", e.excerpt}, {"note", e.note}};
   o["exchange"] = e.exchange ? boost::json::value(net::to_json(*e.exchange)) : boost::json::value(nullptr);
+  if (!e.replay.empty()) o["replay"] = e.replay;
   return o;
 }
 

@@ -24,6 +24,7 @@ struct Evidence {
   std::string excerpt;  // the text that proves it (header line, HTML fragment, version string)
   std::string note;     // what to look at, for a human
   std::optional<net::Exchange> exchange;
+  std::string replay = {};  // active checks: a curl command that repeats the request (empty otherwise)
 };
 
 struct Finding {

@@ -1,0 +1,30 @@
+#pragma once
+// The active checks of the OWASP scan, one file each (docs/scan.md "OWASP scan"). A check sends
+// benign markers only, proves what it reports from the answer (never the status alone) and adds
+// at most one finding per parameter; it returns early once the prober stops.
+#include <string>
+#include <vector>
+
+#include "engines/scan/owasp/points.hpp"
+#include "engines/scan/owasp/scan_context.hpp"
+
+namespace dozor::owasp {
+
+// Per parameter (A03 injection, A01 access control).
+void check_xss(Scan& scan, const Point& point);
+bool check_sqli_error(Scan& scan, const Point& point, const Baseline& base);  // true: found
+void check_sqli_boolean(Scan& scan, const Point& point, const Baseline& base);
+void check_path_traversal(Scan& scan, const Point& point, const Baseline& base);
+void check_open_redirect(Scan& scan, const Point& point);
+void check_crlf(Scan& scan, const Point& point);
+void check_ssti(Scan& scan, const Point& point, const Baseline& base);
+void check_command_injection(Scan& scan, const Point& point, const Baseline& base);
+
+// Per site.
+void check_cors(Scan& scan, const std::vector<std::string>& urls);
+void check_methods(Scan& scan, const std::string& target);
+
+// "parameter q of http://host/search" — the place a per-parameter finding names.
+std::string where_of(const Point& point);
+
+}  // namespace dozor::owasp
