@@ -7,6 +7,7 @@
 #include "engines/audit/store.hpp"
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
+#include "engines/scan/owasp/owasp.hpp"
 #include "engines/scan/templates/site_scan.hpp"
 
 namespace dozor::tasks {
@@ -22,9 +23,7 @@ const std::vector<IntOption>& crawl_options() {
 
 const std::vector<KindSpec>& kinds() {
   static const std::vector<KindSpec> all = {
-      {"scan", crawl_options()},
-      {"audit", crawl_options()},
-      {"crawl", crawl_options()},
+      {"scan", crawl_options()}, {"audit", crawl_options()}, {"crawl", crawl_options()}, {"owasp", crawl_options()},
       {"scanner", {}},  // every severity (the inline route's ?severity= filter is not a task option yet)
   };
   return all;
@@ -76,6 +75,18 @@ TaskOutcome run_audit(const TaskEnv& env, const TaskSpec& task, const CancelToke
   return {std::move(stored), id};
 }
 
+TaskOutcome run_owasp(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress) {
+  owasp::OwaspOptions o;
+  o.depth = int_option(task.options, "depth");
+  o.max_pages = int_option(task.options, "max_pages");
+  o.scan = audit::scan_options(env.cfg.scanner);
+  o.scan.cancel = cancel;
+  o.budget = std::chrono::seconds(env.cfg.tasks.task_seconds);
+  o.cancelled = [cancel] { return cancel.cancelled(); };
+  progress(0, "owasp");
+  return {owasp::to_json(owasp::scan(task.target, env.egress, env.audit_data->sql_errors, std::move(o))), std::nullopt};
+}
+
 TaskOutcome run_scanner(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
                         const ProgressFn& progress) {
   auto scan = audit::scan_options(env.cfg.scanner);
@@ -108,6 +119,7 @@ TaskOutcome run_kind(const TaskEnv& env, const TaskSpec& task, const CancelToken
   if (task.kind == "crawl") return run_crawl(env, task, cancel, progress);
   if (task.kind == "scanner") return run_scanner(env, task, cancel, progress);
   if (!env.audit_data) throw std::runtime_error("audit data not loaded");
+  if (task.kind == "owasp") return run_owasp(env, task, cancel, progress);
   return run_audit(env, task, cancel, progress);
 }
 

@@ -32,10 +32,10 @@ struct KindSpec {
   std::vector<IntOption> options;
 };
 
-// "scan" (the full audit, geolocation included), "audit", "crawl", "scanner" (the template scan);
-// nullptr for any other name.
+// "scan" (the full audit, geolocation included), "audit", "crawl", "owasp" (the active scan),
+// "scanner" (the template scan); nullptr for any other name.
 const KindSpec* find_kind(std::string_view name);
-// The names above in a sentence for an error message: "'scan', 'audit', 'crawl' or 'scanner'".
+// The names above in a sentence for an error message: "'scan', 'audit', 'crawl', 'owasp' or 'scanner'".
 std::string kind_list();
 
 // What a running task needs from its process.

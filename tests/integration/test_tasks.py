@@ -163,7 +163,7 @@ class TasksTest(dc.DozorTestCase):
         r = queue(user, "https://example.invalid/", "bogus")
         self.assertEqual(r.status, 422)
         self.assertEqual(r.json["detail"][0]["loc"], ["query", "task_type"])
-        self.assertIn("'scan', 'audit', 'crawl' or 'scanner'", r.json["detail"][0]["msg"])
+        self.assertIn("'scan', 'audit', 'crawl', 'owasp' or 'scanner'", r.json["detail"][0]["msg"])
         r = queue(user, "https://example.invalid/", "crawl", {"depth": 99, "max_pages": 0, "cookies": "x"})
         self.assertEqual(r.status, 422)
         locs = sorted(tuple(d["loc"]) for d in r.json["detail"])
@@ -234,6 +234,24 @@ class TasksTest(dc.DozorTestCase):
         self.assertTrue(result["complete"])
         self.assertEqual(result["findings"], [], "a plain page matched a template")
         self.assertGreater(result["requests"], 50)
+
+    def test_an_owasp_task_finds_a_reflected_parameter(self):
+        user = self.new_user()
+
+        def echo(handler):
+            q = handler.path.split("x=", 1)[1] if "x=" in handler.path else ""
+            from urllib.parse import unquote_plus
+            return 200, {"Content-Type": "text/html; charset=utf-8"}, "<html><body>%s</body></html>" % unquote_plus(q)
+
+        home = (200, {"Content-Type": "text/html"}, "<html><body><a href='/q?x=hello'>q</a></body></html>")
+        with dc.FixtureServer({"/": home, "/q": echo}) as site:
+            r = queue(user, site.url("/"), "owasp", {"depth": 1, "max_pages": 3})
+            self.assertEqual(r.status, 200, r.text)
+            done = wait_status(r.json["task_id"], {"succeeded", "failed"}, 180)
+            self.assertEqual(done and done["status"], "succeeded", status(r.json["task_id"]))
+        result = dc.get("/api/security/queue/" + r.json["task_id"], token=user.token).json["result"]
+        checks = {f["check"] for f in result["findings"]}
+        self.assertIn("owasp-xss-reflected", checks, result["findings"])
 
     # ------------------------------------------------------------------ running tasks
 

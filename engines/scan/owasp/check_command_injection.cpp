@@ -28,7 +28,7 @@ std::string payload(const std::string& value, const std::string& sep, int second
 void check_command_injection(Scan& scan, const Point& point, const Baseline& base) {
   const int n = limits::owasp::kSleepSeconds;
   auto late_by = [&](const net::CheckOutcome& a, int seconds) {
-    return a.responded && a.total_ms >= base.slowest_ms() + seconds * 900;
+    return a.responded && a.total_ms >= base.slowest_ms() + static_cast<std::int64_t>(seconds) * 900;
   };
   for (const std::string sep : kSeparators) {
     auto r1 = get_request(point.with(payload(point.value(), sep, n)));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/json/array.hpp>
 #include <set>
+#include <thread>
 
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/points.hpp"
@@ -35,6 +36,9 @@ OwaspResult scan(const std::string& target, const net::EgressPolicy& policy, con
   result.pages = crawled.pages.size();
   result.crawl_requests = crawled.requests;
 
+  // The probes' session has pacing of its own: one interval after the crawl's last start keeps the
+  // rate across the handover.
+  std::this_thread::sleep_for(options.scan.per_host_interval);
   Prober prober(policy, options.scan, options.request_cap, deadline, options.cancelled);
   Scan s{prober, sql, result.findings};
   auto points = injection_points(crawled, limits::owasp::kInjectionPoints);

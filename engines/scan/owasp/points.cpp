@@ -24,15 +24,17 @@ bool testable_field(const crawl::FormField& f) {
   return !skip.count(f.type);
 }
 
-void add(std::map<std::string, Candidate>& by_url, const std::string& url, Params params, const std::string& source) {
+void add(std::map<std::string, Candidate>& by_url, const std::string& url, const Params& params,
+         const std::string& source) {
   auto& c = by_url[url];
   if (c.source.empty()) c.source = source;
-  for (auto& [name, value] : params) {
+  for (const auto& param : params) {
+    const auto& name = param.first;
     auto it = std::find_if(c.params.begin(), c.params.end(), [&](const auto& p) { return p.first == name; });
     if (it == c.params.end())
-      c.params.emplace_back(name, std::move(value));
+      c.params.emplace_back(name, param.second);
     else if (it->second.empty() || it->second == "1")
-      it->second = std::move(value);  // a real value beats the placeholder
+      it->second = param.second;  // a real value beats the placeholder
   }
 }
 
@@ -55,7 +57,7 @@ std::vector<Point> injection_points(const crawl::CrawlResult& crawl, std::size_t
       boost::urls::url base(*parsed);
       base.remove_query();
       base.remove_fragment();
-      add(by_url, std::string(base.buffer()), std::move(params), "link");
+      add(by_url, std::string(base.buffer()), params, "link");
     }
   }
   for (const auto& f : crawl.forms) {
@@ -68,13 +70,13 @@ std::vector<Point> injection_points(const crawl::CrawlResult& crawl, std::size_t
     Params params;
     for (const auto& field : f.form.fields)
       if (testable_field(field)) params.emplace_back(field.name, field.value);
-    if (!params.empty()) add(by_url, std::string(base.buffer()), std::move(params), "form");
+    if (!params.empty()) add(by_url, std::string(base.buffer()), params, "form");
   }
   for (const auto& [key, e] : crawl.endpoints) {
     if (e.method != "GET" || e.params.empty()) continue;
     Params params;
     for (const auto& name : e.params) params.emplace_back(name, "1");
-    add(by_url, e.url, std::move(params), "endpoint");
+    add(by_url, e.url, params, "endpoint");
   }
   std::vector<Point> out;
   for (auto& [url, c] : by_url) {

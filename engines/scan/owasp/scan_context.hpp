@@ -49,7 +49,9 @@ struct Baseline {
   std::int64_t slowest_ms() const { return std::max(first.total_ms, second.total_ms); }
 };
 
-net::FetchRequest get_request(std::string url, std::optional<int> max_redirects = std::nullopt);
+// Redirects are not followed by default: a probe judges the answer it caused, and a followed hop
+// would start without the per-origin pacing (the rate limit of issue 9 §3).
+net::FetchRequest get_request(std::string url, std::optional<int> max_redirects = 0);
 
 // The request as evidence: the exchange of the answer's last hop, the excerpt, a note and a curl command.
 audit::Evidence evidence_of(const net::FetchRequest& request, const net::CheckOutcome& answer, std::string excerpt,

@@ -13,9 +13,10 @@ using namespace dozor::tasks;
 BOOST_AUTO_TEST_SUITE(task_kinds)
 
 BOOST_AUTO_TEST_CASE(the_kinds_this_version_runs_and_no_other) {
-  for (const char* name : {"scan", "audit", "crawl", "scanner"}) BOOST_TEST(find_kind(name) != nullptr, name);
-  for (const char* name : {"", "Scan", "owasp", "scan ", "crawl\n"}) BOOST_TEST(find_kind(name) == nullptr, name);
-  BOOST_TEST(kind_list() == "'scan', 'audit', 'crawl' or 'scanner'");
+  for (const char* name : {"scan", "audit", "crawl", "owasp", "scanner"}) BOOST_TEST(find_kind(name) != nullptr, name);
+  for (const char* name : {"", "Scan", "OWASP", "scan ", "crawl\n", "api-check"})
+    BOOST_TEST(find_kind(name) == nullptr, name);
+  BOOST_TEST(kind_list() == "'scan', 'audit', 'crawl', 'owasp' or 'scanner'");
 }
 
 BOOST_AUTO_TEST_CASE(options_take_the_crawl_routes_bounds) {
