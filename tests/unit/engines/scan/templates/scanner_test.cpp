@@ -93,14 +93,24 @@ BOOST_AUTO_TEST_CASE(shipped_templates_find_what_is_planted) {
             200, "Content-Type: application/json\r\n",
             R"({"_links":{"self":{"href":"http://x/actuator"},"env":{"href":"http://x/actuator/env"}}})"))},
        {"/CHANGELOG.txt", LocalHttp::fixed(LocalHttp::answer(200, "", "\nDrupal 7.50, 2016-07-07\n---\n"))},
-       {"/debug/vars", LocalHttp::fixed(LocalHttp::answer(200, "", R"({"cmdline":["/app"],"memstats":{}})"))}});
+       {"/debug/vars", LocalHttp::fixed(LocalHttp::answer(200, "", R"({"cmdline":["/app"],"memstats":{}})"))},
+       {"/nginx_status",
+        LocalHttp::fixed(LocalHttp::answer(
+            200, "", "Active connections: 2 \nserver accepts handled requests\n 10 10 20 \nReading: 0 Writing: 1\n"))},
+       {"/backup.sql",
+        LocalHttp::fixed(LocalHttp::answer(
+            200, "", "-- MySQL dump 10.13\nDROP TABLE IF EXISTS `users`;\nCREATE TABLE `users` (id int);\n"))},
+       {"/web.config",
+        LocalHttp::fixed(LocalHttp::answer(
+            200, "", "<?xml version=\"1.0\"?>\n<configuration>\n  <connectionStrings>x</connectionStrings>\n"))}});
   auto ts = shipped();
   auto r = run(site.url("/"), ts, allow_loopback, quick());
   std::set<std::string> found;
   for (const auto& f : r.findings) found.insert(f.template_id);
-  BOOST_TEST(found == (std::set<std::string>{"spring-actuator-index", "drupal-changelog", "drupal-cve-2018-7600",
-                                             "go-expvar"}),
-             boost::test_tools::per_element());
+  BOOST_TEST(
+      found == (std::set<std::string>{"spring-actuator-index", "drupal-changelog", "drupal-cve-2018-7600", "go-expvar",
+                                      "nginx-stub-status", "sql-dump-exposure", "web-config-exposure"}),
+      boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(stop_at_first_match_stops_the_block) {
