@@ -8,6 +8,9 @@ namespace {
 
 constexpr const char* kTargetHash = "UNHEX(SHA2(?, 256))";
 
+// A constant condition per family (no input reaches the text).
+const char* family_clause(Family f) { return f == Family::Owasp ? " AND kind = 'owasp'" : " AND kind <> 'owasp'"; }
+
 constexpr const char* kSummaryColumns =
     "a.id, a.target, a.score, a.grade, a.count_info, a.count_low, a.count_medium, a.count_high, a.count_critical,"
     " DATE_FORMAT(a.finished_at, '%Y-%m-%dT%H:%i:%s.%fZ')";
@@ -26,9 +29,13 @@ AuditSummary summary_row(sql::ResultSet& rs) {
 
 }  // namespace
 
+Family family_of(const std::string& kind) { return kind == "owasp" ? Family::Owasp : Family::Audit; }
+
 std::vector<AuditSummary> latest_per_target(Connection& c, std::int64_t user_id) {
   auto& st = c.prepare(std::string("SELECT ") + kSummaryColumns +
-                       " FROM audits a JOIN (SELECT MAX(id) AS id FROM audits WHERE user_id = ? GROUP BY target_hash) n"
+                       " FROM audits a JOIN (SELECT MAX(id) AS id FROM audits WHERE user_id = ?" +
+                       family_clause(Family::Audit) +
+                       " GROUP BY target_hash) n"
                        " ON n.id = a.id ORDER BY a.id");
   st.setInt64(1, user_id);
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
@@ -40,7 +47,7 @@ std::vector<AuditSummary> latest_per_target(Connection& c, std::int64_t user_id)
 std::optional<AuditSummary> latest_summary(Connection& c, std::int64_t user_id, const std::string& target) {
   auto& st = c.prepare(std::string("SELECT ") + kSummaryColumns +
                        " FROM audits a WHERE a.user_id = ? AND a.target_hash = " + kTargetHash +
-                       " ORDER BY a.id DESC LIMIT 1");
+                       family_clause(Family::Audit) + " ORDER BY a.id DESC LIMIT 1");
   st.setInt64(1, user_id);
   st.setString(2, target);
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
@@ -120,8 +127,9 @@ std::int64_t insert(Connection& c, const NewAudit& a, const Render& render, std:
     up.executeUpdate();
 
     // Retention: the newest `keep` stay; the one just stored is always among them.
+    const char* family = family_clause(family_of(a.kind));
     auto& oldest_kept = c.prepare(std::string("SELECT id FROM audits WHERE user_id = ? AND target_hash = ") +
-                                  kTargetHash + " ORDER BY id DESC LIMIT 1 OFFSET ?");
+                                  kTargetHash + family + " ORDER BY id DESC LIMIT 1 OFFSET ?");
     oldest_kept.setInt64(1, a.user_id);
     oldest_kept.setString(2, a.target);
     oldest_kept.setInt64(3, static_cast<std::int64_t>(keep));
@@ -129,7 +137,7 @@ std::int64_t insert(Connection& c, const NewAudit& a, const Render& render, std:
     if (rs->next()) {
       std::int64_t first_dropped = rs->getInt64(1);
       auto& del = c.prepare(std::string("DELETE FROM audits WHERE user_id = ? AND target_hash = ") + kTargetHash +
-                            " AND id <= ?");
+                            family + " AND id <= ?");
       del.setInt64(1, a.user_id);
       del.setString(2, a.target);
       del.setInt64(3, first_dropped);
@@ -139,23 +147,24 @@ std::int64_t insert(Connection& c, const NewAudit& a, const Render& render, std:
   return audit_id;
 }
 
-std::optional<std::string> latest_result(Connection& c, std::int64_t user_id, const std::string& target) {
+std::vector<std::string> latest_results(Connection& c, std::int64_t user_id, const std::string& target, Family family,
+                                        int n) {
   auto& st = c.prepare(std::string("SELECT result FROM audits WHERE user_id = ? AND target_hash = ") + kTargetHash +
-                       " ORDER BY id DESC LIMIT 1");
+                       family_clause(family) + " ORDER BY id DESC LIMIT ?");
   st.setInt64(1, user_id);
   st.setString(2, target);
+  st.setInt(3, n);
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
-  if (!rs->next()) return std::nullopt;
-  return get_string(*rs, 1);
+  std::vector<std::string> out;
+  while (rs->next()) out.push_back(get_string(*rs, 1));
+  return out;
 }
 
-std::optional<std::string> result_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
-  auto& st = c.prepare("SELECT result FROM audits WHERE user_id = ? AND id = ?");
-  st.setInt64(1, user_id);
-  st.setInt64(2, id);
-  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
-  if (!rs->next()) return std::nullopt;
-  return get_string(*rs, 1);
+std::optional<std::string> latest_result(Connection& c, std::int64_t user_id, const std::string& target,
+                                         Family family) {
+  auto rows = latest_results(c, user_id, target, family, 1);
+  if (rows.empty()) return std::nullopt;
+  return std::move(rows.front());
 }
 
 std::vector<EvidenceRow> newest_evidence(Connection& c, std::int64_t user_id, const std::string& target,
@@ -194,8 +203,9 @@ std::vector<EvidenceRow> newest_evidence(Connection& c, std::int64_t user_id, co
   return out;
 }
 
-std::int64_t count_for_target(Connection& c, std::int64_t user_id, const std::string& target) {
-  auto& st = c.prepare(std::string("SELECT COUNT(*) FROM audits WHERE user_id = ? AND target_hash = ") + kTargetHash);
+std::int64_t count_for_target(Connection& c, std::int64_t user_id, const std::string& target, Family family) {
+  auto& st = c.prepare(std::string("SELECT COUNT(*) FROM audits WHERE user_id = ? AND target_hash = ") + kTargetHash +
+                       family_clause(family));
   st.setInt64(1, user_id);
   st.setString(2, target);
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());

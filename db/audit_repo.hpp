@@ -12,6 +12,12 @@
 
 namespace dozor::db::audits {
 
+// Stored results come in two families that never stand in for each other: audits (kinds "audit"
+// and "full": the grade, the DOCX audit report, the kiosk badge) and OWASP scans (kind "owasp":
+// the OWASP report and summary). Retention counts each family apart.
+enum class Family { Audit, Owasp };
+Family family_of(const std::string& kind);
+
 struct NewEvidence {
   std::string url;
   std::string excerpt;
@@ -48,14 +54,14 @@ struct NewAudit {
 using Render = std::function<std::string(std::int64_t audit_id, const std::vector<std::int64_t>& finding_ids)>;
 
 // One transaction: the audit, its findings and their evidence, the rendered result; then only the
-// newest `keep` audits of that user and target remain (older ones go with their findings).
+// newest `keep` audits of that user, target and family remain (older ones go with their findings).
 std::int64_t insert(Connection& c, const NewAudit& audit, const Render& render, std::size_t keep);
 
-// The result JSON of the user's newest audit of `target`.
-std::optional<std::string> latest_result(Connection& c, std::int64_t user_id, const std::string& target);
-
-// The result JSON of the user's audit `id`.
-std::optional<std::string> result_owned(Connection& c, std::int64_t user_id, std::int64_t id);
+// The result JSON of the user's newest audit of `target` in `family`.
+std::optional<std::string> latest_result(Connection& c, std::int64_t user_id, const std::string& target, Family family);
+// The result JSONs of the user's newest `n` results of `target` in `family`, newest first.
+std::vector<std::string> latest_results(Connection& c, std::int64_t user_id, const std::string& target, Family family,
+                                        int n);
 
 struct EvidenceRow {
   std::int64_t id = 0;
@@ -89,9 +95,9 @@ struct AuditSummary {
   std::string finished_at;      // ISO 8601 UTC
 };
 
-// The user's newest audit of each target they have audited: one row per target.
+// The user's newest audit (family Audit) of each target they have audited: one row per target.
 std::vector<AuditSummary> latest_per_target(Connection& c, std::int64_t user_id);
-// The user's newest audit of `target`, if any.
+// The user's newest audit (family Audit) of `target`, if any.
 std::optional<AuditSummary> latest_summary(Connection& c, std::int64_t user_id, const std::string& target);
 
 struct FindingTitle {
@@ -102,7 +108,7 @@ struct FindingTitle {
 // The audit's high and critical findings, critical first, at most `limit`.
 std::vector<FindingTitle> serious_findings(Connection& c, std::int64_t audit_id, int limit);
 
-// How many audits the user has stored for `target` (tests, retention).
-std::int64_t count_for_target(Connection& c, std::int64_t user_id, const std::string& target);
+// How many results of `family` the user has stored for `target` (tests, retention).
+std::int64_t count_for_target(Connection& c, std::int64_t user_id, const std::string& target, Family family);
 
 }  // namespace dozor::db::audits

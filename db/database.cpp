@@ -64,6 +64,10 @@ std::string get_string(sql::ResultSet& rs, unsigned column) { return std::string
 std::int64_t get_int(sql::ResultSet& rs, unsigned column) { return rs.getInt64(column); }
 bool get_bool(sql::ResultSet& rs, unsigned column) { return rs.getInt(column) != 0; }
 
+std::string iso_ms_column(const char* column) {
+  return std::string("CONCAT(LEFT(DATE_FORMAT(") + column + ", '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')";
+}
+
 void bind_optional(sql::PreparedStatement& st, unsigned index, const std::optional<std::int64_t>& v) {
   if (v)
     st.setInt64(index, *v);

@@ -52,6 +52,10 @@ std::string get_string(sql::ResultSet& rs, unsigned column);
 std::int64_t get_int(sql::ResultSet& rs, unsigned column);
 bool get_bool(sql::ResultSet& rs, unsigned column);
 
+// A DATETIME(3) column as ISO 8601 UTC with milliseconds ("2026-11-23T10:00:00.123Z"; the session's
+// time zone is UTC), NULL staying NULL: the SQL expression to SELECT.
+std::string iso_ms_column(const char* column);
+
 // Binds a NULL-able parameter: the value, or SQL NULL.
 void bind_optional(sql::PreparedStatement& st, unsigned index, const std::optional<std::int64_t>& v);
 void bind_optional(sql::PreparedStatement& st, unsigned index, const std::optional<int>& v);

@@ -6,13 +6,9 @@
 namespace dozor::db::schedules {
 namespace {
 
-std::string iso(const char* column) {
-  return std::string("CONCAT(LEFT(DATE_FORMAT(") + column + ", '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')";
-}
-
 std::string columns() {
-  return "s.id, s.user_id, s.service_id, s.kind, s.interval_hours, " + iso("s.next_run_at") + ", s.last_task_id, " +
-         iso("s.last_run_at") + ", " + iso("s.created_at");
+  return "s.id, s.user_id, s.service_id, s.kind, s.interval_hours, " + iso_ms_column("s.next_run_at") +
+         ", s.last_task_id, " + iso_ms_column("s.last_run_at") + ", " + iso_ms_column("s.created_at");
 }
 
 Schedule read_row(sql::ResultSet& rs) {

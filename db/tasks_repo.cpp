@@ -6,15 +6,10 @@
 namespace dozor::db::tasks {
 namespace {
 
-// ISO 8601 UTC with milliseconds (the session's time zone is UTC: db/database.cpp).
-std::string iso(const char* column) {
-  return std::string("CONCAT(LEFT(DATE_FORMAT(") + column + ", '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')";
-}
-
 std::string columns(bool with_result) {
   return "id, user_id, kind, target, service_id, options, state, progress, phase, attempts, cancel_requested, " +
-         iso("created_at") + ", " + iso("started_at") + ", " + iso("finished_at") + ", error, audit_id, " +
-         (with_result ? "result" : "NULL");
+         iso_ms_column("created_at") + ", " + iso_ms_column("started_at") + ", " + iso_ms_column("finished_at") +
+         ", error, audit_id, " + (with_result ? "result" : "NULL");
 }
 
 TaskRow read_row(sql::ResultSet& rs) {

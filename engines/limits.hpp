@@ -73,6 +73,8 @@ inline constexpr std::size_t kEvidenceExcerptBytes = 4096;  // body excerpt of a
 // Recurring scans (POST /owasp/schedule/{service_id}?interval_hours=): hours between runs.
 inline constexpr int kScheduleHoursDefault = 24;
 inline constexpr int kScheduleHoursMax = 720;
+// The scan log (docs/scan.md "Who may scan what"): entries older than this are purged by dozord.
+inline constexpr int kScanLogKeepDays = 180;
 inline constexpr int kCrawlDepthDefault = 2;
 inline constexpr int kCrawlDepthMax = 10;
 inline constexpr int kCrawlPagesDefault = 50;
@@ -173,4 +175,5 @@ inline constexpr std::size_t kCorsTargets = 5;         // distinct pages asked w
 inline constexpr int kSleepSeconds = 2;                // time-based probes sleep this, then twice this
 inline constexpr std::size_t kExcerptChars = 300;      // response excerpt of a finding's evidence
 inline constexpr std::size_t kSqlErrorPatterns = 200;  // patterns in share/audit/owasp/sql_errors.json
+inline constexpr std::size_t kNotifiedTitles = 5;      // titles a "new serious findings" message lists
 }  // namespace dozor::limits::owasp

@@ -31,6 +31,9 @@ Router build_router() {
   add("GET", "/api/admin/users/{user_id:int}/services", usr(h::admin_user_services), Access::Admin);
   add("GET", "/api/admin/users/{user_id:int}/groups", usr(h::admin_user_groups), Access::Admin);
   add("GET", "/api/admin/users/{user_id:int}/channels", usr(h::admin_user_channels), Access::Admin);
+  add("PUT", "/api/admin/users/{user_id:int}/scan-grant", usr(h::admin_scan_grant), Access::Admin);
+  add("DELETE", "/api/admin/users/{user_id:int}/scan-grant", usr(h::admin_scan_revoke), Access::Admin);
+  add("GET", "/api/admin/scan-log", usr(h::admin_scan_log), Access::Admin);
   add("GET", "/api/admin/me", usr(h::admin_me), Access::Admin);
 
   // Spec §4.2: served under both /api/v1 and /api with the same shape.
@@ -62,6 +65,8 @@ Router build_router() {
       {"GET", "/cms/{target_url:path}", usr(h::cms_detect), Access::User},
       {"POST", "/owasp/schedule/{service_id:int}", usr(h::owasp_schedule), Access::User},
       {"POST", "/owasp/scan/{target_url:path}", usr(h::owasp_scan), Access::User},
+      {"GET", "/owasp/report/{service_id:int}", usr(h::owasp_report), Access::User},
+      {"GET", "/owasp/summary/{service_id:int}", usr(h::owasp_summary), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);
@@ -132,6 +137,8 @@ Router build_router() {
   add("DELETE", "/api/v1/schedules/{schedule_id:int}", usr(h::schedules_delete), Access::User);
   // Issue 9 §2 (docs/scan.md "OWASP scan"): the inline OWASP scan.
   add("POST", "/api/security/owasp/scan/{target_url:path}", usr(h::owasp_scan), Access::User);
+  add("GET", "/api/security/owasp/report/{target_url:path}", usr(h::owasp_report_docx), Access::User);
+  add("GET", "/api/security/scan-log", usr(h::scan_log), Access::User);
   return r;
 }
 

@@ -74,17 +74,6 @@ boost::json::object counts_json(const audit::AuditReport& r) {
   return counts;
 }
 
-// ?lang=ru|en (default ru) for the DOCX report.
-report::Lang lang_param(const http::Request& request) {
-  std::string code = request.query_param("lang").value_or("ru");
-  if (auto lang = report::lang_from(code)) return *lang;
-  throw http::ValidationFailed({{"enum",
-                                 boost::json::array{"query", "lang"},
-                                 "Input should be 'ru' or 'en'",
-                                 boost::json::value(code),
-                                 {{"expected", "'ru' or 'en'"}}}});
-}
-
 }  // namespace
 
 Response audit_run(UserContext& ctx) { return run_and_store(ctx, "audit"); }
@@ -103,11 +92,7 @@ Response audit_report(UserContext& ctx) {
     auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
     return audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, "audit", target));
   });
-  Response r;
-  r.content_type = std::string(report::kDocxContentType);
-  r.body = report::render_audit_docx(stored, {lang, {}});
-  r.headers.emplace_back("Content-Disposition", report::content_disposition(report::report_filename(stored)));
-  return r;
+  return docx_response(stored, lang);
 }
 
 // GET /api{,/v1}/audit/services: each service's latest stored audit (the dashboard's grades).

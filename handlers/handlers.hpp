@@ -90,6 +90,13 @@ Response compliance_check(UserContext& ctx);
 Response cms_detect(UserContext& ctx);  // handlers/tech.cpp
 Response audit_tls(UserContext& ctx);
 Response owasp_scan(UserContext& ctx);  // handlers/owasp.cpp
+Response owasp_report(UserContext& ctx);
+Response owasp_summary(UserContext& ctx);
+Response owasp_report_docx(UserContext& ctx);
+Response admin_scan_grant(UserContext& ctx);  // handlers/scan_access.cpp
+Response admin_scan_revoke(UserContext& ctx);
+Response admin_scan_log(UserContext& ctx);
+Response scan_log(UserContext& ctx);
 Response audit_geo(UserContext& ctx);
 Response scanner_run(UserContext& ctx);  // handlers/scanner.cpp: the template scanner
 

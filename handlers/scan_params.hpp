@@ -1,11 +1,17 @@
 #pragma once
 // What every scanning route (headers, crawl, compliance, audits, reports) reads the same way: the
-// scanner settings of the config and the crawl's query parameters (docs/audit.md).
+// scanner settings of the config, the crawl's query parameters, the report language, the site a
+// service watches (docs/audit.md).
+#include <boost/json/object.hpp>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engines/audit/compose.hpp"
+#include "engines/report/audit_report.hpp"
 #include "fcgi/http_error.hpp"
 #include "fcgi/request.hpp"
+#include "handlers/context.hpp"
 
 namespace dozor::handlers {
 
@@ -23,5 +29,19 @@ struct CrawlParams {
 // defaults; each invalid one is appended to `issues`, so a route reports all of its bad
 // parameters at once.
 CrawlParams crawl_params(const http::Request& request, std::vector<http::FieldIssue>& issues);
+
+// ?lang=ru|en (default ru) for the DOCX reports; anything else is a 422.
+report::Lang lang_param(const http::Request& request);
+
+// A stored audit or OWASP scan as a DOCX download named after its target and day.
+http::Response docx_response(const boost::json::object& stored, report::Lang lang);
+
+// The web site a service of the caller watches (the target its audits and scans are stored
+// under): NotFound for another user's service, 422 for a tcp:// service (a port, not a site).
+std::string service_site(UserContext& ctx, std::int64_t service_id);
+
+// An active scan (`kind`: owasp, scanner, xxe …) of `target` by the caller, run inline or queued
+// (`via`): logged, and Forbidden unless engines/scan/access allows it.
+void require_scan(UserContext& ctx, const std::string& kind, const std::string& target, const char* via = "inline");
 
 }  // namespace dozor::handlers

@@ -41,6 +41,7 @@ Response scanner_run(UserContext& ctx) {
   std::vector<http::FieldIssue> issues;
   auto wanted = severities(ctx.request, issues);
   if (!issues.empty()) throw http::ValidationFailed(std::move(issues));
+  require_scan(ctx, "scanner", target);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(ctx.app.cfg.scanner.audit_seconds);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   return Response::json(

@@ -2,13 +2,11 @@
 // caller's list, cancel; start a background scan of a service.
 #include <boost/json/array.hpp>
 
-#include "db/services_repo.hpp"
-#include "engines/audit/store.hpp"
-#include "engines/errors.hpp"
 #include "engines/tasks/kinds.hpp"
 #include "engines/tasks/queue.hpp"
 #include "engines/tasks/schedules.hpp"
 #include "handlers/handlers.hpp"
+#include "handlers/scan_params.hpp"
 #include "handlers/validation.hpp"
 
 namespace dozor::handlers {
@@ -46,30 +44,15 @@ const tasks::KindSpec& kind_param(const http::Request& request) {
                                  {{"expected", tasks::kind_list()}}}});
 }
 
-// The web site a service of the caller watches: NotFound for another user's service, 422 for a
-// tcp:// service (a port, not a site to scan).
-std::string service_site(UserContext& ctx, std::int64_t service_id) {
-  std::optional<db::services::Service> service;
-  ctx.app.db.run([&](db::Connection& c) { service = db::services::find_owned(c, ctx.caller.id, service_id); },
-                 db::Retry::OnLostConnection);
-  if (!service) throw NotFound("Service not found");
-  auto target = audit::store::service_target(service->url);
-  if (!target)
-    throw http::ValidationFailed({{"value_error",
-                                   boost::json::array{"path", "service_id"},
-                                   "Value error, the service watches a TCP port, not a web site: nothing to scan",
-                                   boost::json::value(service_id),
-                                   {}}});
-  return *target;
-}
-
 }  // namespace
 
 // POST /api/security/queue/{target_url}?task_type=scan|audit|crawl with optional options.
 Response task_enqueue(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
   const auto& kind = kind_param(ctx.request);
-  tasks::NewTaskRequest r{ctx.caller.id, std::string(kind.name), target, decode_options(ctx.request, kind), {}};
+  auto options = decode_options(ctx.request, kind);
+  if (kind.active) require_scan(ctx, std::string(kind.name), target, "task");
+  tasks::NewTaskRequest r{ctx.caller.id, std::string(kind.name), target, std::move(options), {}};
   return Response::json(tasks::enqueue(ctx.app.db, r, ctx.app.cfg.tasks.queued_per_user));
 }
 

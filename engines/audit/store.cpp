@@ -24,7 +24,8 @@ std::string bounded(const std::string& s, std::size_t chars) { return text::utf8
 
 }  // namespace
 
-boost::json::object save(db::Database& db, std::int64_t user_id, const AuditReport& report) {
+boost::json::object save(db::Database& db, std::int64_t user_id, const AuditReport& report,
+                         const boost::json::object& extra) {
   db::audits::NewAudit a;
   a.user_id = user_id;
   a.target = report.target;
@@ -58,6 +59,7 @@ boost::json::object save(db::Database& db, std::int64_t user_id, const AuditRepo
     a.findings.push_back(std::move(nf));
   }
   boost::json::object json = to_json(report);
+  for (const auto& [key, value] : extra) json[key] = value;
   db.run(
       [&](db::Connection& c) {
         // Ids are known only inside the transaction; the stored JSON carries them.
@@ -77,9 +79,11 @@ boost::json::object save(db::Database& db, std::int64_t user_id, const AuditRepo
   return json;
 }
 
-std::optional<boost::json::object> latest(db::Database& db, std::int64_t user_id, const std::string& target) {
+std::optional<boost::json::object> latest(db::Database& db, std::int64_t user_id, const std::string& target,
+                                          db::audits::Family family) {
   std::optional<std::string> raw;
-  db.run([&](db::Connection& c) { raw = db::audits::latest_result(c, user_id, target); }, db::Retry::OnLostConnection);
+  db.run([&](db::Connection& c) { raw = db::audits::latest_result(c, user_id, target, family); },
+         db::Retry::OnLostConnection);
   if (!raw) return std::nullopt;
   return boost::json::parse(*raw).as_object();
 }

@@ -15,10 +15,13 @@
 namespace dozor::audit::store {
 
 // Stores the report (one transaction, then retention) and returns the stored JSON: the audit's
-// "id" and every finding's "id" filled in.
-boost::json::object save(db::Database& db, std::int64_t user_id, const AuditReport& report);
+// "id" and every finding's "id" filled in, and the members of `extra` beside them (what a kind
+// adds to the common shape, e.g. the OWASP scan's tested parameters).
+boost::json::object save(db::Database& db, std::int64_t user_id, const AuditReport& report,
+                         const boost::json::object& extra = {});
 
-std::optional<boost::json::object> latest(db::Database& db, std::int64_t user_id, const std::string& target);
+std::optional<boost::json::object> latest(db::Database& db, std::int64_t user_id, const std::string& target,
+                                          db::audits::Family family = db::audits::Family::Audit);
 
 // The user's newest stored audit of `target`; when there is none, `run` makes one and it is stored
 // first, so a report download and the audit history agree.

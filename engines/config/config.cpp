@@ -169,6 +169,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"scanner.audit_seconds", int_setter(c.scanner.audit_seconds, 1, 600)},
       {"scanner.geoip_db", string_setter(c.scanner.geoip_db)},
       {"scanner.templates_dirs", string_setter(c.scanner.templates_dirs)},
+      {"scanner.scan_any_target", bool_setter(c.scanner.scan_any_target)},
       {"tasks.runners", int_setter(c.tasks.runners, 1, 64)},
       {"tasks.per_user", int_setter(c.tasks.per_user, 1, 64)},
       {"tasks.queued_per_user", int_setter(c.tasks.queued_per_user, 1, 10000)},

@@ -94,6 +94,9 @@ struct ScannerConfig {
   // set (share/scan/templates beside paths.audit_data) is always read first.
   std::string templates_dirs;
   std::string geoip_db;  // a MaxMind DB file (GeoLite2/GeoIP2 City, Country or ASN); empty: Debian's geoip-database
+  // Active scans of any target for every user (a single-user install); otherwise only admins and
+  // users an admin granted it scan beyond their own services' hosts (docs/scan.md).
+  bool scan_any_target = false;
 };
 
 // Background tasks (docs/tasks.md): dozord's runners and the queue's limits.

@@ -87,8 +87,31 @@ Message render_cert_warning(const boost::json::object& p, Language lang) {
   return m;
 }
 
+Message render_new_findings(const boost::json::object& p, Language lang) {
+  bool ru = lang == Language::Ru;
+  std::string name = str(p, "service_name"), url = str(p, "url");
+  Message m;
+  std::string what = ru ? "новые серьёзные уязвимости: " + std::to_string(num(p, "total"))
+                        : "new serious findings: " + std::to_string(num(p, "total"));
+  m.subject = "🛡 " + name + ": " + what;
+  m.text = m.subject + "\n" + url + "\n";
+  m.html = "🛡 <b>" + html_escape(name) + "</b>: " + html_escape(what) + "\n" + html_escape(url) + "\n";
+  if (const auto* top = p.if_contains("top"); top && top->is_array())
+    for (const auto& v : top->as_array()) {
+      if (!v.is_object()) continue;
+      std::string severity = str(v.as_object(), "severity"), title = str(v.as_object(), "title");
+      m.text += "- [" + severity + "] " + title + "\n";
+      m.html += "• <b>" + html_escape(severity) + "</b> " + html_escape(title) + "\n";
+    }
+  std::string scan = (ru ? "Отчёт OWASP, скан №" : "OWASP report, scan #") + std::to_string(num(p, "scan_id"));
+  m.text += scan + "\n";
+  m.html += html_escape(scan);
+  return m;
+}
+
 Message render(const std::string& kind, const boost::json::object& payload, Language lang) {
   if (kind == "test") return render_test(lang);
+  if (kind == "owasp_findings") return render_new_findings(payload, lang);
   if (kind == "cert_expiring") return render_cert_warning(payload, lang);
   return render_transition(payload, lang);
 }

@@ -23,7 +23,10 @@ Message render_transition(const boost::json::object& payload, Language lang);
 Message render_test(Language lang);
 // From a cert_expiring payload: name, URL, expiry date and the days left.
 Message render_cert_warning(const boost::json::object& payload, Language lang);
-// The message for an outbox row of `kind` (service_down, service_up, cert_expiring, test).
+// From an owasp_findings payload: name, URL, how many new serious findings, the first titles.
+Message render_new_findings(const boost::json::object& payload, Language lang);
+// The message for an outbox row of `kind` (service_down, service_up, cert_expiring,
+// owasp_findings, test).
 Message render(const std::string& kind, const boost::json::object& payload, Language lang);
 
 // &, <, > and " as entities: what Telegram's HTML mode and HTML e-mail both need.

@@ -1,6 +1,7 @@
 #include "engines/notify/transition.hpp"
 
 #include <cppconn/prepared_statement.h>
+#include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -37,6 +38,15 @@ int enqueue(db::Connection& c, const CertWarning& w) {
                               {"expires_at", w.expires_at},
                               {"days_left", w.days_left}};
   return insert_rows(c, w.user_id, "cert:" + std::to_string(w.service_id) + ":" + w.day, "cert_expiring", payload);
+}
+
+int enqueue(db::Connection& c, const NewFindings& f) {
+  boost::json::array top;
+  for (const auto& [severity, title] : f.top) top.push_back({{"severity", severity}, {"title", title}});
+  boost::json::object payload{
+      {"service_id", f.service_id}, {"service_name", f.service_name}, {"url", f.url}, {"scan_id", f.scan_id},
+      {"total", f.total},           {"top", std::move(top)}};
+  return insert_rows(c, f.user_id, "owasp:" + std::to_string(f.scan_id), "owasp_findings", payload);
 }
 
 int enqueue(db::Connection& c, const Transition& t) {

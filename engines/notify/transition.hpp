@@ -5,6 +5,8 @@
 // together or not at all.
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "db/database.hpp"
 
@@ -33,6 +35,17 @@ struct CertWarning {
   std::string day;             // YYYY-MM-DD (UTC) of the warning: part of its event key
 };
 
+// New high or critical findings of a scheduled OWASP scan, told once per scan.
+struct NewFindings {
+  std::int64_t user_id = 0;
+  std::int64_t service_id = 0;
+  std::int64_t scan_id = 0;  // the stored scan: part of the event key
+  std::string service_name;
+  std::string url;
+  std::int64_t total = 0;                                // new serious findings in all
+  std::vector<std::pair<std::string, std::string>> top;  // (severity, title), at most limits::owasp::kNotifiedTitles
+};
+
 // The idempotency key of a transition: the same incident's down (or up) event is one event.
 std::string event_key(const Transition& t);
 
@@ -40,5 +53,6 @@ std::string event_key(const Transition& t);
 // event is left as it is. Returns the number of rows written. Call inside a transaction.
 int enqueue(db::Connection& c, const Transition& t);
 int enqueue(db::Connection& c, const CertWarning& w);
+int enqueue(db::Connection& c, const NewFindings& f);
 
 }  // namespace dozor::notify

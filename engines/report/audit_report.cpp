@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engines/audit/finding.hpp"
+#include "engines/audit/owasp_top10.hpp"
 #include "engines/limits.hpp"
 #include "engines/report/docx/package.hpp"
 #include "engines/text/utc_time.hpp"
@@ -41,6 +42,11 @@ constexpr Text kDate{"Дата проверки", "Audit date"};
 constexpr Text kKind{"Вид проверки", "Audit type"};
 constexpr Text kKindFull{"полный аудит", "full audit"};
 constexpr Text kKindAudit{"аудит", "audit"};
+constexpr Text kOwaspTitle{"Отчёт о сканировании OWASP Top 10", "OWASP Top 10 scan report"};
+constexpr Text kKindOwasp{"активное сканирование OWASP Top 10", "OWASP Top 10 active scan"};
+constexpr Text kOwaspCategories{"Находки по категориям OWASP Top 10 (2021)",
+                                "Findings by OWASP Top 10 (2021) category"};
+constexpr Text kCategory{"Категория", "Category"};
 constexpr Text kAuditId{"Номер проверки", "Audit number"};
 constexpr Text kDuration{"Длительность", "Duration"};
 constexpr Text kSeconds{"с", "s"};
@@ -396,9 +402,15 @@ std::string audit_time(const json::object& audit) {
   return t.empty() ? str(audit, "started_at") : t;
 }
 
+bool is_owasp(const json::object& audit) { return str(audit, "kind") == "owasp"; }
+
+std::string report_title(const json::object& audit, const Tr& tr) {
+  return tr(is_owasp(audit) ? kOwaspTitle : kReportTitle);
+}
+
 void title_page(Builder& b, const json::object& audit, const Tr& tr) {
   b.styled("Dozor", Style::Title);
-  b.styled(tr(kReportTitle), Style::Subtitle);
+  b.styled(report_title(audit, tr), Style::Subtitle);
   b.para({text_run(str(audit, "target"), true)}, Align::Center);
   if (const std::string grade = str(audit, "grade"); !grade.empty()) {
     Run g(grade);
@@ -414,7 +426,10 @@ void title_page(Builder& b, const json::object& audit, const Tr& tr) {
   };
   line(kDate, human_time(audit_time(audit), tr));
   const std::string kind = str(audit, "kind");
-  line(kKind, kind == "full" ? tr(kKindFull) : kind == "audit" ? tr(kKindAudit) : kind);
+  line(kKind, kind == "full"    ? tr(kKindFull)
+              : kind == "audit" ? tr(kKindAudit)
+              : kind == "owasp" ? tr(kKindOwasp)
+                                : kind);
   line(kAuditId, str(audit, "id"));
   if (auto ms = integer(field(audit, "duration_ms"))) {
     char buf[32];
@@ -712,6 +727,20 @@ void geo_section(Builder& b, const json::object& audit, const Tr& tr) {
   generic_part(b, *geo, tr, 2);
 }
 
+// An OWASP scan's findings counted per Top 10 category, all ten listed.
+void owasp_section(Builder& b, const std::vector<const json::object*>& findings, const Tr& tr) {
+  b.heading(1, tr(kOwaspCategories));
+  Table t;
+  t.widths = {1, 4, 1};
+  t.rows.push_back({docx::cell(tr(kCategory)), docx::cell(""), docx::cell(tr(kCount))});
+  for (const auto& c : audit::kOwaspTop10) {
+    auto n = std::count_if(findings.begin(), findings.end(), [&](const auto* f) { return str(*f, "owasp") == c.id; });
+    t.rows.push_back({docx::cell(std::string(c.id.substr(0, 3))),
+                      docx::cell(std::string(tr.lang() == Lang::Ru ? c.ru : c.en)), docx::cell(std::to_string(n))});
+  }
+  b.table(std::move(t));
+}
+
 void errors_section(Builder& b, const json::object& audit, const Tr& tr) {
   const auto* errors = array_at(audit, "errors");
   if (!errors || errors->empty()) return;
@@ -796,7 +825,7 @@ docx::Document audit_document(const json::object& audit, const ReportOptions& op
   const Tr tr(options.lang);
   docx::Document doc;
   const std::string target = str(audit, "target");
-  doc.properties.title = "Dozor: " + tr(kReportTitle) + (target.empty() ? "" : " — " + target);
+  doc.properties.title = "Dozor: " + report_title(audit, tr) + (target.empty() ? "" : " — " + target);
   doc.properties.subject = target;
   doc.properties.creator = tr(kCreator);
   doc.properties.language = options.lang == Lang::Ru ? "ru-RU" : "en-US";
@@ -811,6 +840,7 @@ docx::Document audit_document(const json::object& audit, const ReportOptions& op
   const auto findings = findings_by_severity(audit);
   title_page(b, audit, tr);
   summary(b, audit, findings, tr);
+  if (is_owasp(audit)) owasp_section(b, findings, tr);
   findings_section(b, findings, tr);
   headers_section(b, audit, tr);
   technologies_section(b, audit, tr);
@@ -825,7 +855,7 @@ std::string render_audit_docx(const json::object& audit, const ReportOptions& op
   return docx::write_docx(audit_document(audit, options));
 }
 
-ReportFilename report_filename(std::string_view target, std::string_view date) {
+ReportFilename report_filename(std::string_view target, std::string_view date, std::string_view prefix) {
   const std::string host = url_host(target);
   const std::string day = day_of(date);
   std::string unicode_host = unicode_safe(idna(host, true).value_or(host));
@@ -834,11 +864,12 @@ ReportFilename report_filename(std::string_view target, std::string_view date) {
     if (!ascii_safe(c)) c = '_';
   if (unicode_host.empty()) unicode_host = "site";
   if (ascii_host.empty()) ascii_host = "site";
-  return {"dozor-audit-" + unicode_host + "-" + day + ".docx", "dozor-audit-" + ascii_host + "-" + day + ".docx"};
+  const std::string lead = std::string(prefix) + "-";
+  return {lead + unicode_host + "-" + day + ".docx", lead + ascii_host + "-" + day + ".docx"};
 }
 
 ReportFilename report_filename(const json::object& audit) {
-  return report_filename(str(audit, "target"), audit_time(audit));
+  return report_filename(str(audit, "target"), audit_time(audit), is_owasp(audit) ? "dozor-owasp" : "dozor-audit");
 }
 
 std::string content_disposition(const ReportFilename& name) {

@@ -8,7 +8,9 @@
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
 #include "engines/scan/owasp/owasp.hpp"
+#include "engines/scan/owasp/stored.hpp"
 #include "engines/scan/templates/site_scan.hpp"
+#include "engines/tasks/owasp_alert.hpp"
 
 namespace dozor::tasks {
 namespace {
@@ -23,8 +25,9 @@ const std::vector<IntOption>& crawl_options() {
 
 const std::vector<KindSpec>& kinds() {
   static const std::vector<KindSpec> all = {
-      {"scan", crawl_options()}, {"audit", crawl_options()}, {"crawl", crawl_options()}, {"owasp", crawl_options()},
-      {"scanner", {}},  // every severity (the inline route's ?severity= filter is not a task option yet)
+      {"scan", crawl_options()},        {"audit", crawl_options()}, {"crawl", crawl_options()},
+      {"owasp", crawl_options(), true}, {"scanner", {}, true},  // every severity (the inline route's ?severity= filter
+                                                                // is not a task option yet)
   };
   return all;
 }
@@ -84,7 +87,12 @@ TaskOutcome run_owasp(const TaskEnv& env, const TaskSpec& task, const CancelToke
   o.budget = std::chrono::seconds(env.cfg.tasks.task_seconds);
   o.cancelled = [cancel] { return cancel.cancelled(); };
   progress(0, "owasp");
-  return {owasp::to_json(owasp::scan(task.target, env.egress, env.audit_data->sql_errors, std::move(o))), std::nullopt};
+  auto result = owasp::scan(task.target, env.egress, env.audit_data->sql_errors, std::move(o));
+  if (cancel.cancelled()) return {owasp::to_json(result), std::nullopt};  // not stored: the task is cancelled
+  auto stored = owasp::save(env.db, task.user_id, result);
+  // Only schedules queue OWASP tasks for a service; their new serious findings are told once.
+  if (task.service_id) alert_new_serious(env.db, task.user_id, *task.service_id, stored);
+  return {owasp::scan_answer(result, stored), stored.at("id").to_number<std::int64_t>()};
 }
 
 TaskOutcome run_scanner(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,

@@ -30,6 +30,7 @@ struct IntOption {
 struct KindSpec {
   std::string_view name;
   std::vector<IntOption> options;
+  bool active = false;  // attack traffic: only targets the caller may scan (engines/scan/access)
 };
 
 // "scan" (the full audit, geolocation included), "audit", "crawl", "owasp" (the active scan),
@@ -50,7 +51,8 @@ struct TaskSpec {
   std::int64_t user_id = 0;
   std::string kind;
   std::string target;
-  boost::json::object options;  // validated against the kind (every option present)
+  boost::json::object options;             // validated against the kind (every option present)
+  std::optional<std::int64_t> service_id;  // a service's task: started for it, or by its schedule
 };
 
 struct TaskOutcome {

@@ -4,7 +4,9 @@
 #include <boost/json/serialize.hpp>
 #include <iostream>
 
+#include "db/scan_access_repo.hpp"
 #include "db/tasks_repo.hpp"
+#include "engines/limits.hpp"
 #include "engines/tasks/schedules.hpp"
 
 namespace dozor::tasks {
@@ -103,7 +105,8 @@ void TaskPool::run_one(const std::string& id) {
   TaskOutcome outcome;
   try {
     if (!row) throw std::runtime_error("task disappeared");
-    TaskSpec spec{row->user_id, row->kind, row->target, boost::json::parse(row->options_json).as_object()};
+    TaskSpec spec{row->user_id, row->kind, row->target, boost::json::parse(row->options_json).as_object(),
+                  row->service_id};
     outcome = run_kind(env_, spec, run->cancel, [&run](int percent, const std::string& phase) {
       std::lock_guard lock(run->m);
       run->progress = percent;
@@ -186,8 +189,12 @@ void TaskPool::keeper_loop() {
       }
       if (now >= next_purge) {
         next_purge = now + kPurgeEvery;
-        env_.db.run([&](db::Connection& c) { db::tasks::purge_finished(c, options_.keep_days, kPurgeChunk); },
-                    db::Retry::Never);
+        env_.db.run(
+            [&](db::Connection& c) {
+              db::tasks::purge_finished(c, options_.keep_days, kPurgeChunk);
+              db::scan_access::purge(c, limits::kScanLogKeepDays);
+            },
+            db::Retry::Never);
       }
     } catch (const std::exception& e) {
       std::cerr << "dozord: tasks: " << e.what() << "\n";

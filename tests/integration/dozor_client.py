@@ -370,7 +370,10 @@ class User:
         return "<User %s #%s admin=%s>" % (self.username, self.id, self.is_admin)
 
 
-def create_user(tag: str = "u", *, is_admin: bool = False, password: str | None = None) -> User:
+def create_user(tag: str = "u", *, is_admin: bool = False, password: str | None = None,
+                scan_grant: bool = False) -> User:
+    """A new user; ``scan_grant`` lets them actively scan any target (the fixtures are no services of
+    theirs: docs/scan.md "Who may scan what")."""
     username = unique_name(tag)
     email = username.replace("_", "-") + "@example.com"
     password = password or ("Pw-" + secrets.token_urlsafe(12))
@@ -381,6 +384,10 @@ def create_user(tag: str = "u", *, is_admin: bool = False, password: str | None 
     )
     if r.status != 200 or not isinstance(r.json, dict) or "id" not in r.json:
         raise AssertionError("creating user %s failed: %r" % (username, r))
+    if scan_grant:
+        g = put("/api/admin/users/%d/scan-grant" % r.json["id"], token=admin_token())
+        if g.status != 200:
+            raise AssertionError("granting scans to %s failed: %r" % (username, g))
     return User(r.json["id"], username, email, password, is_admin)
 
 
@@ -568,6 +575,16 @@ def stackctl(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
     return r
 
 
+def start_dozord(test: unittest.TestCase, name: str, env: dict | None = None) -> subprocess.Popen:
+    """A dozord of the test's own on the stack's config (log: log/dozord-<name>.log), with extra
+    environment (config overrides such as DOZOR_TASKS_RUNNERS); stopped when the test ends."""
+    log = open(STATE_DIR / "log" / ("dozord-%s.log" % name), "ab")
+    proc = subprocess.Popen([str(BIN_DIR / "dozord"), "--config", str(STATE_DIR / "dozor.toml")],
+                            stdout=log, stderr=log, env=dict(os.environ, **(env or {})), start_new_session=True)
+    test.addCleanup(lambda: (proc.poll() is None and proc.terminate(), proc.wait(), log.close()))
+    return proc
+
+
 def wait_until(predicate, timeout: float, interval: float = 0.2):
     """Poll predicate() until it returns a truthy value or timeout passes; returns the last value."""
     deadline = time.monotonic() + timeout
@@ -579,6 +596,17 @@ def wait_until(predicate, timeout: float, interval: float = 0.2):
 
 
 # --------------------------------------------------------------------------- fixtures
+
+
+class AnyPath(dict):
+    """FixtureServer routes that answer every path with one route (a catch-all site)."""
+
+    def __init__(self, route):
+        super().__init__()
+        self.route = route
+
+    def get(self, key, default=None):
+        return self.route
 
 
 class FixtureServer:

@@ -11,17 +11,6 @@ HTML = "<!doctype html><html><head><title>Shop</title></head><body>Welcome</body
 SECRET = "s3cr3t-database-password"
 
 
-class AnyPath(dict):
-    """Routes that answer every path with one handler (a catch-all site)."""
-
-    def __init__(self, route):
-        super().__init__()
-        self.route = route
-
-    def get(self, key, default=None):
-        return self.route
-
-
 def audit(user, target, prefix="/api/v1", encoded=True):
     r = fa.audit(user, target, prefix, encoded, query="?depth=0")
     assert r.status == 200, r.text
@@ -37,7 +26,7 @@ class Exposures(dc.DozorTestCase):
             "/.git/HEAD": (200, {"Content-Type": "text/plain"}, "ref: refs/heads/main\n"),
             "/.env": (200, {"Content-Type": "text/plain"}, "APP_ENV=production\nDB_PASSWORD=%s\n" % SECRET),
         }).__enter__()
-        cls.catch_all = dc.FixtureServer(AnyPath((200, {"Content-Type": "text/html"}, HTML))).__enter__()
+        cls.catch_all = dc.FixtureServer(dc.AnyPath((200, {"Content-Type": "text/html"}, HTML))).__enter__()
 
     @classmethod
     def tearDownClass(cls):

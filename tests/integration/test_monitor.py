@@ -159,12 +159,8 @@ class MonitorTest(dc.DozorTestCase):
             self.assertEqual(dc.delete("/api/v1/services/%d" % sid, token=user.token).status, 200)
 
     def start_dozord(self, location, confirm):
-        env = dict(os.environ, DOZOR_MONITOR_LOCATION=location, DOZOR_MONITOR_CONFIRM_LOCATIONS=str(confirm))
-        log = open(dc.STATE_DIR / "log" / ("dozord-%s.log" % location), "ab")
-        proc = subprocess.Popen([os.path.join(self.bin, "dozord"), "--config", str(dc.STATE_DIR / "dozor.toml")],
-                                stdout=log, stderr=log, env=env, start_new_session=True)
-        self.addCleanup(lambda: (proc.poll() is None and proc.terminate(), proc.wait(), log.close()))
-        return proc
+        env = {"DOZOR_MONITOR_LOCATION": location, "DOZOR_MONITOR_CONFIRM_LOCATIONS": str(confirm)}
+        return dc.start_dozord(self, location, env)
 
     def test_two_locations_must_agree_before_a_service_is_down(self):
         """monitor.confirm_locations = 2: failures seen from one location leave the service up

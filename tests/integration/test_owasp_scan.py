@@ -37,7 +37,7 @@ def scan(user, url, prefix, encoded=True, query=""):
 class OwaspScan(dc.DozorTestCase):
     @classmethod
     def setUpClass(cls):
-        cls.user = dc.create_user("ow")
+        cls.user = dc.create_user("ow", scan_grant=True)
         cls.vulnerable = VulnerableApp().__enter__()
         cls.fixed = VulnerableApp(fixed=True).__enter__()
         r = scan(cls.user, cls.vulnerable.url("/"), "/api/v1")

@@ -75,4 +75,18 @@ BOOST_AUTO_TEST_CASE(certificate_warning_names_the_days_left_and_escapes_html) {
   BOOST_TEST(render("service_down", p, Language::En).subject.find("is DOWN") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(new_findings_message_lists_the_titles_escaped_and_dispatches_by_kind) {
+  auto p = boost::json::parse(R"({"service_name":"Shop <1>","url":"https://shop.example/","scan_id":41,"total":3,
+    "top":[{"severity":"critical","title":"SQL injection in <id>"},{"severity":"high","title":"Reflected XSS"}]})")
+               .as_object();
+  auto m = render(std::string("owasp_findings"), p, Language::En);
+  BOOST_TEST(m.subject.find("new serious findings: 3") != std::string::npos);
+  BOOST_TEST(m.text.find("- [critical] SQL injection in <id>") != std::string::npos);
+  BOOST_TEST(m.html.find("SQL injection in &lt;id&gt;") != std::string::npos);
+  BOOST_TEST(m.html.find("Shop &lt;1&gt;") != std::string::npos);
+  BOOST_TEST(m.text.find("scan #41") != std::string::npos);
+  auto ru = render_new_findings(p, Language::Ru);
+  BOOST_TEST(ru.subject.find("новые серьёзные уязвимости: 3") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
