@@ -132,6 +132,8 @@ Router build_router() {
   add("DELETE", "/api/v1/schedules/{schedule_id:int}", usr(h::schedules_delete), Access::User);
   // Issue 9 §2 (docs/scan.md "OWASP scan"): the inline OWASP scan.
   add("POST", "/api/security/owasp/scan/{target_url:path}", usr(h::owasp_scan), Access::User);
+  // Issue 9 §2 (docs/scan.md "Endpoint discovery").
+  add("GET", "/api/security/endpoints/{target_url:path}", usr(h::endpoints_discover), Access::User);
   return r;
 }
 

@@ -91,6 +91,7 @@ Response cms_detect(UserContext& ctx);  // handlers/tech.cpp
 Response audit_tls(UserContext& ctx);
 Response owasp_scan(UserContext& ctx);  // handlers/owasp.cpp
 Response audit_geo(UserContext& ctx);
-Response scanner_run(UserContext& ctx);  // handlers/scanner.cpp: the template scanner
+Response scanner_run(UserContext& ctx);         // handlers/scanner.cpp: the template scanner
+Response endpoints_discover(UserContext& ctx);  // handlers/endpoints.cpp: endpoint discovery
 
 }  // namespace dozor::handlers
