@@ -12,12 +12,12 @@ Response endpoints_discover(UserContext& ctx) {
   namespace L = limits::endpoints;
   auto target = path_target_url(ctx.path.at("target_url"));
   auto timeout = query_int(ctx.request, "timeout", L::kTimeoutDefault, L::kTimeoutMin, L::kTimeoutMax);
-  scan::endpoints::Options o;
+  endpoints::Options o;
   o.timeout = std::chrono::seconds(timeout);
   o.scan = scan_options(ctx.app.cfg.scanner);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-  auto result = scan::endpoints::discover(target, ctx.app.egress, ctx.app.audit_data->endpoint_paths, std::move(o));
-  return Response::json(scan::endpoints::to_json(result));
+  auto result = endpoints::discover(target, ctx.app.egress, ctx.app.audit_data->endpoint_paths, std::move(o));
+  return Response::json(endpoints::to_json(result));
 }
 
 }  // namespace dozor::handlers

@@ -105,13 +105,13 @@ TaskOutcome run_scanner(const TaskEnv& env, const TaskSpec& task, const CancelTo
 
 TaskOutcome run_endpoints(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
                           const ProgressFn& progress) {
-  scan::endpoints::Options o;
+  endpoints::Options o;
   o.timeout = std::chrono::seconds(int_option(task.options, "timeout"));
   o.scan = audit::scan_options(env.cfg.scanner);
   o.scan.cancel = cancel;
   progress(0, "endpoints");
-  auto r = scan::endpoints::discover(task.target, env.egress, env.audit_data->endpoint_paths, std::move(o));
-  return {scan::endpoints::to_json(r), std::nullopt};
+  auto r = endpoints::discover(task.target, env.egress, env.audit_data->endpoint_paths, std::move(o));
+  return {endpoints::to_json(r), std::nullopt};
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "engines/scan/endpoints/api_doc.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  auto doc = dozor::scan::endpoints::parse_api_document(std::string_view(reinterpret_cast<const char*>(data), size));
+  auto doc = dozor::endpoints::parse_api_document(std::string_view(reinterpret_cast<const char*>(data), size));
   if (doc)
     for (const auto& op : doc->operations) (void)op.params.size();
   return 0;

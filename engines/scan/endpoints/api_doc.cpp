@@ -10,7 +10,7 @@
 
 #include "engines/limits.hpp"
 
-namespace dozor::scan::endpoints {
+namespace dozor::endpoints {
 namespace {
 
 namespace json = boost::json;
@@ -243,4 +243,4 @@ std::optional<ApiDoc> parse_api_document(std::string_view text) {
   return out;
 }
 
-}  // namespace dozor::scan::endpoints
+}  // namespace dozor::endpoints

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dozor::scan::endpoints {
+namespace dozor::endpoints {
 
 struct ApiParam {
   std::string name;
@@ -35,4 +35,4 @@ struct ApiDoc {
 // deep, no "openapi"/"swagger" version, no "paths" object). Never throws for any input.
 std::optional<ApiDoc> parse_api_document(std::string_view text);
 
-}  // namespace dozor::scan::endpoints
+}  // namespace dozor::endpoints

@@ -5,7 +5,7 @@
 #include "engines/limits.hpp"
 #include "engines/scan/owasp/response_diff.hpp"
 
-namespace dozor::scan::endpoints {
+namespace dozor::endpoints {
 namespace {
 
 // `text` with the echoes of `path` (as sent, escaped, encoded) replaced by nothing; also the path
@@ -39,4 +39,4 @@ bool catch_all_detected(const std::vector<Answer>& catch_all) {
   return std::any_of(catch_all.begin(), catch_all.end(), [](const Answer& a) { return status_says_exists(a.status); });
 }
 
-}  // namespace dozor::scan::endpoints
+}  // namespace dozor::endpoints

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dozor::scan::endpoints {
+namespace dozor::endpoints {
 
 struct Answer {
   std::string path;  // the path asked ("/admin"): its echoes are ignored when comparing
@@ -26,4 +26,4 @@ bool is_endpoint(const Answer& hit, const std::vector<Answer>& catch_all);
 // The catch-all answers say "anything exists" (a status_says_exists status).
 bool catch_all_detected(const std::vector<Answer>& catch_all);
 
-}  // namespace dozor::scan::endpoints
+}  // namespace dozor::endpoints

@@ -11,7 +11,7 @@
 #include "engines/scan/endpoints/catch_all.hpp"
 #include "engines/scan/owasp/replay.hpp"
 
-namespace dozor::scan::endpoints {
+namespace dozor::endpoints {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -205,16 +205,18 @@ class Discovery {
     std::string origin = net::origin_of(o.final_url.empty() ? url : o.final_url);
     for (const auto& op : doc->operations) {
       // Operation paths keep their templates ("/users/{id}"): they are names, not requests.
-      auto* e = note_raw(origin + op.path, op.method, "openapi");
+      auto* e = note_raw(origin, op.path, op.method, "openapi");
       if (!e) continue;
       for (const auto& p : op.params) add_param(*e, p);
     }
   }
 
-  // As note(), for URLs that are not valid URLs to parse (templated OpenAPI paths).
-  Endpoint* note_raw(const std::string& url, const std::string& method, const std::string& source) {
+  // As note(), also for paths that do not parse as URLs (templated OpenAPI paths: "/users/{id}").
+  Endpoint* note_raw(const std::string& origin, const std::string& path, const std::string& method,
+                     const std::string& source) {
+    std::string url = origin + path;
     if (split(url)) return note(url, method, source);
-    if (!in_scope(url)) return nullptr;
+    if (!origins_.count(origin)) return nullptr;
     auto it = result_.endpoints.find(url);
     if (it == result_.endpoints.end()) {
       if (result_.endpoints.size() >= L::kEndpoints) return nullptr;
@@ -270,9 +272,11 @@ class Discovery {
 };
 
 std::string key_of(const Result& r, const Endpoint& e) {
-  if (net::origin_of(e.url) != r.origin) return e.url;
+  // A prefix test, not origin_of(): templated OpenAPI paths ("/users/{id}") do not parse as URLs.
+  if (e.url.compare(0, r.origin.size(), r.origin) != 0) return e.url;
   auto rest = e.url.substr(r.origin.size());
-  return rest.empty() ? "/" : rest;
+  if (rest.empty()) return "/";
+  return rest[0] == '/' ? rest : e.url;
 }
 
 boost::json::array strings(const std::set<std::string>& s) {
@@ -326,4 +330,4 @@ boost::json::object to_json(const Result& r) {
           {"endpoints", std::move(endpoints)}};
 }
 
-}  // namespace dozor::scan::endpoints
+}  // namespace dozor::endpoints

@@ -19,7 +19,7 @@
 #include "engines/scan/endpoints/api_doc.hpp"
 #include "engines/scan/endpoints/paths.hpp"
 
-namespace dozor::scan::endpoints {
+namespace dozor::endpoints {
 
 struct Options {
   std::chrono::seconds timeout{limits::endpoints::kTimeoutDefault};
@@ -66,4 +66,4 @@ Result discover(const std::string& target, const net::EgressPolicy& policy, cons
 //  "endpoints": {"<path or URL>": {url, methods, parameters: [{name, in}], status, content_type, found_by}}}
 boost::json::object to_json(const Result& result);
 
-}  // namespace dozor::scan::endpoints
+}  // namespace dozor::endpoints

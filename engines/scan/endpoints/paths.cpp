@@ -6,7 +6,7 @@
 #include "engines/audit/data_file.hpp"
 #include "engines/limits.hpp"
 
-namespace dozor::scan::endpoints {
+namespace dozor::endpoints {
 namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw std::runtime_error("endpoint paths: " + what); }
@@ -51,4 +51,4 @@ Paths Paths::load(const std::string& audit_data_dir) {
   return parse(audit::read_data_file(audit_data_dir + "/" + kPathsFile, "endpoint paths"));
 }
 
-}  // namespace dozor::scan::endpoints
+}  // namespace dozor::endpoints

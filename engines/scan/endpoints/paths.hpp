@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dozor::scan::endpoints {
+namespace dozor::endpoints {
 
 class Paths {
  public:
@@ -27,4 +27,4 @@ class Paths {
 
 inline constexpr const char* kPathsFile = "endpoints/paths.json";
 
-}  // namespace dozor::scan::endpoints
+}  // namespace dozor::endpoints

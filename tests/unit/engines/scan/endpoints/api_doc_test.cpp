@@ -4,9 +4,9 @@
 #include <boost/test/unit_test.hpp>
 #include <string>
 
-using dozor::scan::endpoints::ApiOperation;
-using dozor::scan::endpoints::ApiParam;
-using dozor::scan::endpoints::parse_api_document;
+using dozor::endpoints::ApiOperation;
+using dozor::endpoints::ApiParam;
+using dozor::endpoints::parse_api_document;
 
 namespace {
 

@@ -3,9 +3,9 @@
 
 #include <boost/test/unit_test.hpp>
 
-using dozor::scan::endpoints::Answer;
-using dozor::scan::endpoints::catch_all_detected;
-using dozor::scan::endpoints::is_endpoint;
+using dozor::endpoints::Answer;
+using dozor::endpoints::catch_all_detected;
+using dozor::endpoints::is_endpoint;
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "engines/limits.hpp"
 #include "tests/unit/support/audit_data.hpp"
 
-using dozor::scan::endpoints::Paths;
+using dozor::endpoints::Paths;
 
 namespace {
 
