@@ -177,7 +177,7 @@ class Discovery {
       std::string path = shape;
       path.replace(path.find("%s"), 2, owasp::make_canary());
       submit(session, result_.origin + path, 0,
-             [this, path](net::CheckOutcome o) { catch_all_.push_back(answer_of(path, o)); });
+             [this, path](const net::CheckOutcome& o) { catch_all_.push_back(answer_of(path, o)); });
     }
     std::vector<std::string> candidates;
     for (const auto& p : paths_.documents()) candidates.push_back(result_.origin + p);
@@ -190,7 +190,7 @@ class Discovery {
       req.url = url;
       req.max_redirects = 2;
       req.headers = {"Accept: application/json, application/yaml;q=0.9, */*;q=0.5"};
-      session.submit(std::move(req), [this, url](net::CheckOutcome o) { on_document(url, o); });
+      session.submit(std::move(req), [this, url](const net::CheckOutcome& o) { on_document(url, o); });
     }
   }
 
@@ -233,7 +233,7 @@ class Discovery {
     for (auto& [url, e] : result_.endpoints) {
       if (e.status || url.find('{') != std::string::npos || !split(url)) continue;
       if (++probes > L::kProbes) break;
-      submit(session, url, 0, [this, url = url](net::CheckOutcome o) {
+      submit(session, url, 0, [this, url = url](const net::CheckOutcome& o) {
         auto a = answer_of("", o);
         if (auto it = result_.endpoints.find(url); it != result_.endpoints.end())
           set_answer(it->second, a.status, a.content_type);
@@ -244,7 +244,7 @@ class Discovery {
       if (result_.endpoints.count(url)) continue;
       ++result_.wordlist_asked;
       submit(session, url, 0,
-             [this, url, path](net::CheckOutcome o) { wordlist_.emplace_back(url, answer_of(path, o)); });
+             [this, url, path](const net::CheckOutcome& o) { wordlist_.emplace_back(url, answer_of(path, o)); });
     }
   }
 
