@@ -177,3 +177,26 @@ inline constexpr std::size_t kExcerptChars = 300;      // response excerpt of a 
 inline constexpr std::size_t kSqlErrorPatterns = 200;  // patterns in share/audit/owasp/sql_errors.json
 inline constexpr std::size_t kNotifiedTitles = 5;      // titles a "new serious findings" message lists
 }  // namespace dozor::limits::owasp
+
+// Endpoint discovery (engines/scan/endpoints, docs/scan.md "Endpoint discovery").
+namespace dozor::limits::endpoints {
+inline constexpr int kTimeoutDefault = 5;  // seconds, ?timeout= and the task option
+inline constexpr int kTimeoutMin = 1;
+inline constexpr int kTimeoutMax = 60;
+inline constexpr int kRequestsPerSecond = 10;  // per origin, the crawl included
+inline constexpr int kCrawlSharePercent = 40;  // of the timeout spent crawling
+inline constexpr int kCrawlDepth = 3;
+inline constexpr int kCrawlPages = 40;
+inline constexpr std::size_t kCrawlScripts = 20;                      // same-origin scripts read for paths
+inline constexpr std::size_t kWordlistPaths = 300;                    // paths in share/audit/endpoints/paths.json
+inline constexpr std::size_t kDocumentPaths = 40;                     // well-known OpenAPI/Swagger locations
+inline constexpr std::size_t kDocumentsRead = 10;                     // API documents parsed per run
+inline constexpr std::size_t kDocumentBytes = std::size_t{2} << 20;   // one API document
+inline constexpr std::size_t kDocumentDepth = 64;                     // nesting of a JSON/YAML API document
+inline constexpr std::size_t kOperations = 2000;                      // operations read from all API documents
+inline constexpr std::size_t kParameters = 100;                       // parameters kept per endpoint
+inline constexpr std::size_t kEndpoints = 5000;                       // endpoints in one answer
+inline constexpr std::size_t kProbes = 200;                           // discovered paths asked for their status
+inline constexpr std::size_t kCompareBytes = std::size_t{64} * 1024;  // body kept to compare with the catch-all
+inline constexpr double kCatchAllSimilarity = 0.9;  // this similar to the catch-all answer: not an endpoint
+}  // namespace dozor::limits::endpoints

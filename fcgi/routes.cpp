@@ -139,6 +139,8 @@ Router build_router() {
   add("POST", "/api/security/owasp/scan/{target_url:path}", usr(h::owasp_scan), Access::User);
   add("GET", "/api/security/owasp/report/{target_url:path}", usr(h::owasp_report_docx), Access::User);
   add("GET", "/api/security/scan-log", usr(h::scan_log), Access::User);
+  // Issue 9 §2 (docs/scan.md "Endpoint discovery").
+  add("GET", "/api/security/endpoints/{target_url:path}", usr(h::endpoints_discover), Access::User);
   return r;
 }
 

@@ -98,6 +98,7 @@ Response admin_scan_revoke(UserContext& ctx);
 Response admin_scan_log(UserContext& ctx);
 Response scan_log(UserContext& ctx);
 Response audit_geo(UserContext& ctx);
-Response scanner_run(UserContext& ctx);  // handlers/scanner.cpp: the template scanner
+Response scanner_run(UserContext& ctx);         // handlers/scanner.cpp: the template scanner
+Response endpoints_discover(UserContext& ctx);  // handlers/endpoints.cpp: endpoint discovery
 
 }  // namespace dozor::handlers

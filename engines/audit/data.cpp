@@ -13,6 +13,7 @@ std::shared_ptr<const AuditData> load_audit_data(const std::string& dir) {
       tech::VulnLibraries::load(dir),
       exposures::Data::load(dir),
       owasp::SqlErrors::load(dir),
+      endpoints::Paths::load(dir),
   });
 }
 

@@ -11,17 +11,19 @@
 #include "engines/audit/passive/data.hpp"
 #include "engines/audit/tech/fingerprints.hpp"
 #include "engines/audit/tech/vuln_libraries.hpp"
+#include "engines/scan/endpoints/paths.hpp"
 #include "engines/scan/owasp/sql_errors.hpp"
 
 namespace dozor::audit {
 
 struct AuditData {
-  passive::Data passive;         // <dir>/passive/rules.json
-  compliance::Data compliance;   // <dir>/compliance/*.toml (docs/compliance.md)
-  tech::Fingerprints tech;       // <dir>/tech/categories.json, <dir>/tech/technologies/*.json
-  tech::VulnLibraries vulnlibs;  // <dir>/vulnlibs/libraries.json
-  exposures::Data exposures;     // <dir>/exposures/exposures.json
-  owasp::SqlErrors sql_errors;   // <dir>/owasp/sql_errors.json (docs/scan.md)
+  passive::Data passive;            // <dir>/passive/rules.json
+  compliance::Data compliance;      // <dir>/compliance/*.toml (docs/compliance.md)
+  tech::Fingerprints tech;          // <dir>/tech/categories.json, <dir>/tech/technologies/*.json
+  tech::VulnLibraries vulnlibs;     // <dir>/vulnlibs/libraries.json
+  exposures::Data exposures;        // <dir>/exposures/exposures.json
+  owasp::SqlErrors sql_errors;      // <dir>/owasp/sql_errors.json (docs/scan.md)
+  endpoints::Paths endpoint_paths;  // <dir>/endpoints/paths.json (docs/scan.md "Endpoint discovery")
 };
 
 // Reads and validates everything under `dir`; throws with the file's name on any error.

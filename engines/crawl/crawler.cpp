@@ -105,9 +105,10 @@ class Crawler {
     auto it = result_.endpoints.find(key);
     if (it == result_.endpoints.end()) {
       if (result_.endpoints.size() >= options_.max_items) return;
-      result_.endpoints[key] = Endpoint{std::string(base.buffer()), method, std::move(params), source};
+      result_.endpoints[key] = Endpoint{std::string(base.buffer()), method, std::move(params), source, {source}};
     } else {
       it->second.params.insert(params.begin(), params.end());
+      it->second.sources.insert(source);
     }
   }
 
@@ -207,6 +208,7 @@ class Crawler {
       for (const auto& loc : s.urls)
         if (auto page = resolve_http(url, loc)) {
           note_structure(*page);
+          if (in_scope(*page)) note_endpoint(*page, "GET", {}, "sitemap");
           enqueue(*page, 1, "sitemap");
         }
       feed();

@@ -93,7 +93,8 @@ struct Endpoint {
   std::string url;  // without query
   std::string method;
   std::set<std::string> params;
-  std::string source;  // link | form | js | sitemap | robots
+  std::string source;             // link | form | js | sitemap | robots: the first that named it
+  std::set<std::string> sources;  // every one that named it
 };
 
 struct CrawlResult {

@@ -7,6 +7,7 @@
 #include "engines/audit/store.hpp"
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
+#include "engines/scan/endpoints/discover.hpp"
 #include "engines/scan/owasp/owasp.hpp"
 #include "engines/scan/owasp/stored.hpp"
 #include "engines/scan/templates/site_scan.hpp"
@@ -25,9 +26,15 @@ const std::vector<IntOption>& crawl_options() {
 
 const std::vector<KindSpec>& kinds() {
   static const std::vector<KindSpec> all = {
-      {"scan", crawl_options()},        {"audit", crawl_options()}, {"crawl", crawl_options()},
-      {"owasp", crawl_options(), true}, {"scanner", {}, true},  // every severity (the inline route's ?severity= filter
-                                                                // is not a task option yet)
+      {"scan", crawl_options()},
+      {"audit", crawl_options()},
+      {"crawl", crawl_options()},
+      {"owasp", crawl_options(), true},
+      {"scanner", {}, true},  // every severity (the inline route's ?severity= filter is not a task option yet)
+      {"endpoints",
+       {{"timeout", limits::endpoints::kTimeoutMin, limits::endpoints::kTimeoutMax,
+         limits::endpoints::kTimeoutDefault}},
+       true},
   };
   return all;
 }
@@ -104,6 +111,17 @@ TaskOutcome run_scanner(const TaskEnv& env, const TaskSpec& task, const CancelTo
   return {scan::templates::scan_site(task.target, env.cfg, env.egress, {}, scan, deadline), std::nullopt};
 }
 
+TaskOutcome run_endpoints(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
+                          const ProgressFn& progress) {
+  endpoints::Options o;
+  o.timeout = std::chrono::seconds(int_option(task.options, "timeout"));
+  o.scan = audit::scan_options(env.cfg.scanner);
+  o.scan.cancel = cancel;
+  progress(0, "endpoints");
+  auto r = endpoints::discover(task.target, env.egress, env.audit_data->endpoint_paths, std::move(o));
+  return {endpoints::to_json(r), std::nullopt};
+}
+
 }  // namespace
 
 const KindSpec* find_kind(std::string_view name) {
@@ -128,6 +146,7 @@ TaskOutcome run_kind(const TaskEnv& env, const TaskSpec& task, const CancelToken
   if (task.kind == "scanner") return run_scanner(env, task, cancel, progress);
   if (!env.audit_data) throw std::runtime_error("audit data not loaded");
   if (task.kind == "owasp") return run_owasp(env, task, cancel, progress);
+  if (task.kind == "endpoints") return run_endpoints(env, task, cancel, progress);
   return run_audit(env, task, cancel, progress);
 }
 

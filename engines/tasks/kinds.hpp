@@ -34,9 +34,9 @@ struct KindSpec {
 };
 
 // "scan" (the full audit, geolocation included), "audit", "crawl", "owasp" (the active scan),
-// "scanner" (the template scan); nullptr for any other name.
+// "scanner" (the template scan), "endpoints" (endpoint discovery); nullptr for any other name.
 const KindSpec* find_kind(std::string_view name);
-// The names above in a sentence for an error message: "'scan', 'audit', 'crawl', 'owasp' or 'scanner'".
+// The names above in a sentence for an error message: "'scan', …, 'scanner' or 'endpoints'".
 std::string kind_list();
 
 // What a running task needs from its process.

@@ -13,10 +13,20 @@ using namespace dozor::tasks;
 BOOST_AUTO_TEST_SUITE(task_kinds)
 
 BOOST_AUTO_TEST_CASE(the_kinds_this_version_runs_and_no_other) {
-  for (const char* name : {"scan", "audit", "crawl", "owasp", "scanner"}) BOOST_TEST(find_kind(name) != nullptr, name);
+  for (const char* name : {"scan", "audit", "crawl", "owasp", "scanner", "endpoints"})
+    BOOST_TEST(find_kind(name) != nullptr, name);
   for (const char* name : {"", "Scan", "OWASP", "scan ", "crawl\n", "api-check"})
     BOOST_TEST(find_kind(name) == nullptr, name);
-  BOOST_TEST(kind_list() == "'scan', 'audit', 'crawl', 'owasp' or 'scanner'");
+  BOOST_TEST(kind_list() == "'scan', 'audit', 'crawl', 'owasp', 'scanner' or 'endpoints'");
+}
+
+BOOST_AUTO_TEST_CASE(endpoints_takes_a_timeout_within_the_route_bounds) {
+  const auto& opts = find_kind("endpoints")->options;
+  BOOST_REQUIRE(opts.size() == 1u);
+  BOOST_TEST(std::string(opts[0].name) == "timeout");
+  BOOST_TEST(opts[0].min == dozor::limits::endpoints::kTimeoutMin);
+  BOOST_TEST(opts[0].max == dozor::limits::endpoints::kTimeoutMax);
+  BOOST_TEST(opts[0].fallback == dozor::limits::endpoints::kTimeoutDefault);
 }
 
 BOOST_AUTO_TEST_CASE(options_take_the_crawl_routes_bounds) {

@@ -25,7 +25,7 @@ BOOST_AUTO_TEST_CASE(links_forms_and_endpoints_become_one_point_per_parameter) {
   post.form.action = "http://h/login";
   post.form.method = "POST";
   c.forms.push_back(post);
-  c.endpoints["GET http://h/products"] = crawl::Endpoint{"http://h/products", "GET", {"cat", "sort"}, "link"};
+  c.endpoints["GET http://h/products"] = crawl::Endpoint{"http://h/products", "GET", {"cat", "sort"}, "link", {"link"}};
   auto points = injection_points(c, 100);
   BOOST_TEST_REQUIRE(points.size() == 4u);  // products: cat, page, sort; search: q
   BOOST_TEST(points[0].url == "http://h/products");
