@@ -43,13 +43,22 @@ int int_option(const boost::json::object& options, const char* name) {
   return static_cast<int>(options.at(name).to_number<std::int64_t>());
 }
 
+// What every kind starts from: the configured scan client, stopped by the task's token, and the
+// task's time budget.
+net::ScanOptions task_scan(const TaskEnv& env, const CancelToken& cancel) {
+  auto scan = audit::scan_options(env.cfg.scanner);
+  scan.cancel = cancel;
+  return scan;
+}
+
+std::chrono::seconds task_budget(const TaskEnv& env) { return std::chrono::seconds(env.cfg.tasks.task_seconds); }
+
 TaskOutcome run_crawl(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress) {
   crawl::CrawlOptions o;
   o.depth = int_option(task.options, "depth");
   o.max_pages = int_option(task.options, "max_pages");
-  o.scan = audit::scan_options(env.cfg.scanner);
-  o.scan.cancel = cancel;
-  o.time_budget = std::chrono::seconds(env.cfg.tasks.task_seconds);
+  o.scan = task_scan(env, cancel);
+  o.time_budget = task_budget(env);
   std::size_t pages = 0;
   o.on_page = [&](const crawl::PageSeen&) {
     ++pages;
@@ -66,8 +75,8 @@ TaskOutcome run_audit(const TaskEnv& env, const TaskSpec& task, const CancelToke
   auto o = audit::audit_options(env.cfg.scanner, kind);
   o.depth = int_option(task.options, "depth");
   o.max_pages = int_option(task.options, "max_pages");
-  o.scan.cancel = cancel;
-  o.time_budget = std::chrono::seconds(env.cfg.tasks.task_seconds);
+  o.scan.cancel = cancel;  // the audit's own client settings (audit_options), stopped by the token
+  o.time_budget = task_budget(env);
   o.crawl_budget = o.time_budget;
   auto plan = audit::plan_for(*env.audit_data, env.cfg.scanner, kind, task.target);
   // Progress counts the audit's parts as they start: the steps before the crawl, the crawl, the steps after.
@@ -89,9 +98,8 @@ TaskOutcome run_owasp(const TaskEnv& env, const TaskSpec& task, const CancelToke
   owasp::OwaspOptions o;
   o.depth = int_option(task.options, "depth");
   o.max_pages = int_option(task.options, "max_pages");
-  o.scan = audit::scan_options(env.cfg.scanner);
-  o.scan.cancel = cancel;
-  o.budget = std::chrono::seconds(env.cfg.tasks.task_seconds);
+  o.scan = task_scan(env, cancel);
+  o.budget = task_budget(env);
   o.cancelled = [cancel] { return cancel.cancelled(); };
   progress(0, "owasp");
   auto result = owasp::scan(task.target, env.egress, env.audit_data->sql_errors, std::move(o));
@@ -104,19 +112,17 @@ TaskOutcome run_owasp(const TaskEnv& env, const TaskSpec& task, const CancelToke
 
 TaskOutcome run_scanner(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
                         const ProgressFn& progress) {
-  auto scan = audit::scan_options(env.cfg.scanner);
-  scan.cancel = cancel;
   progress(0, "templates");
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(env.cfg.tasks.task_seconds);
-  return {scan::templates::scan_site(task.target, env.cfg, env.egress, {}, scan, deadline), std::nullopt};
+  auto deadline = std::chrono::steady_clock::now() + task_budget(env);
+  return {scan::templates::scan_site(task.target, env.cfg, env.egress, {}, task_scan(env, cancel), deadline),
+          std::nullopt};
 }
 
 TaskOutcome run_endpoints(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
                           const ProgressFn& progress) {
   endpoints::Options o;
   o.timeout = std::chrono::seconds(int_option(task.options, "timeout"));
-  o.scan = audit::scan_options(env.cfg.scanner);
-  o.scan.cancel = cancel;
+  o.scan = task_scan(env, cancel);
   progress(0, "endpoints");
   auto r = endpoints::discover(task.target, env.egress, env.audit_data->endpoint_paths, std::move(o));
   return {endpoints::to_json(r), std::nullopt};
