@@ -7,6 +7,7 @@
 #include "engines/audit/store.hpp"
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
+#include "engines/scan/oast/store.hpp"
 #include "engines/scan/owasp/owasp.hpp"
 #include "engines/scan/templates/site_scan.hpp"
 
@@ -83,6 +84,9 @@ TaskOutcome run_owasp(const TaskEnv& env, const TaskSpec& task, const CancelToke
   o.scan.cancel = cancel;
   o.budget = std::chrono::seconds(env.cfg.tasks.task_seconds);
   o.cancelled = [cancel] { return cancel.cancelled(); };
+  oast::DbStore store(env.db);  // out-of-band proofs of XXE and SSRF (docs/scan.md)
+  o.oast_base_url = env.cfg.scanner.oast_base_url;
+  o.oast_store = &store;
   progress(0, "owasp");
   return {owasp::to_json(owasp::scan(task.target, env.egress, env.audit_data->sql_errors, std::move(o))), std::nullopt};
 }
