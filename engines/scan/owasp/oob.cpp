@@ -90,7 +90,16 @@ std::vector<OobHit> Oob::finish(Scan& scan) {
     if (it == first_hit.end()) continue;
     auto hit = hit_evidence(p.probe, it->second);
     hit.replay = p.sent.replay;  // repeating the probe makes the target call again
-    add_or_merge(scan.findings, *p.text, "certain", p.where, {std::move(p.sent), std::move(hit)});
+    // The probe's request is evidence already when it proved the flaw in-band too.
+    auto title = std::string(p.text->title) + ": " + p.where;
+    bool shown = std::any_of(scan.findings.begin(), scan.findings.end(), [&](const audit::Finding& f) {
+      return f.title == title && std::any_of(f.evidence.begin(), f.evidence.end(),
+                                             [&](const audit::Evidence& e) { return e.replay == p.sent.replay; });
+    });
+    std::vector<audit::Evidence> evidence;
+    if (!shown) evidence.push_back(std::move(p.sent));
+    evidence.push_back(std::move(hit));
+    add_or_merge(scan.findings, *p.text, "certain", p.where, std::move(evidence));
     out.push_back({p.probe, it->second});
   }
   pending_.clear();
