@@ -200,3 +200,18 @@ inline constexpr std::size_t kProbes = 200;                           // discove
 inline constexpr std::size_t kCompareBytes = std::size_t{64} * 1024;  // body kept to compare with the catch-all
 inline constexpr double kCatchAllSimilarity = 0.9;  // this similar to the catch-all answer: not an endpoint
 }  // namespace dozor::limits::endpoints
+// Out-of-band interactions (/oast/{token}) and the XXE and SSRF checks (docs/scan.md "XXE and SSRF").
+namespace dozor::limits::oast {
+inline constexpr std::int64_t kWaitMs = 3000;           // the scanner waits this long for hits after its last probe
+inline constexpr std::int64_t kPollMs = 250;            // and reads the hits this often meanwhile
+inline constexpr int kProbeTtlSeconds = 3600;           // hits after this are refused (404) and not stored
+inline constexpr int kRetentionDays = 7;                // expired probes and their hits are purged after this
+inline constexpr int kPurgeChunk = 500;                 // probes deleted per purge statement
+inline constexpr int kHitsPerProbe = 20;                // hits stored per token; more are answered, not stored
+inline constexpr std::size_t kHeaders = 40;             // headers stored per hit
+inline constexpr std::size_t kHeaderChars = 512;        // characters stored per header value
+inline constexpr std::size_t kBodyExcerptChars = 1024;  // characters of a hit's body stored
+inline constexpr std::size_t kPathChars = 2048;         // characters of a hit's request target stored
+inline constexpr std::size_t kXmlEndpoints = 10;        // endpoints sent XML documents per scan
+inline constexpr std::size_t kSsrfPoints = 30;          // URL-like parameters probed per scan
+}  // namespace dozor::limits::oast

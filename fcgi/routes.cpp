@@ -141,6 +141,12 @@ Router build_router() {
   add("GET", "/api/security/scan-log", usr(h::scan_log), Access::User);
   // Issue 9 §2 (docs/scan.md "Endpoint discovery").
   add("GET", "/api/security/endpoints/{target_url:path}", usr(h::endpoints_discover), Access::User);
+  // XXE and SSRF (docs/scan.md "XXE and SSRF"); /oast/{token}[/…] records a target's interaction,
+  // any method, no token (the probe's token is the secret). HEAD is the GET route's.
+  add("GET", "/api/audit/xxe/{target_url:path}", usr(h::audit_xxe), Access::User);
+  add("GET", "/api/audit/ssrf/{target_url:path}", usr(h::audit_ssrf), Access::User);
+  for (const char* method : {"GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
+    add(method, "/oast/{interaction:path}", pub(h::oast_interaction), Access::Public);
   return r;
 }
 

@@ -36,6 +36,11 @@ Response services_history(UserContext& ctx);
 Response services_incidents(UserContext& ctx);
 Response analytics_summary(UserContext& ctx);
 
+// XXE and SSRF with out-of-band proofs (docs/scan.md "XXE and SSRF")
+Response audit_xxe(UserContext& ctx);
+Response audit_ssrf(UserContext& ctx);
+Response oast_interaction(Context& ctx);
+
 // Background tasks (docs/tasks.md)
 Response task_enqueue(UserContext& ctx);
 Response scan_service_start(UserContext& ctx);

@@ -4,6 +4,7 @@
 // scans of a service; GET /api/security/owasp/report/{target_url}?lang= is the DOCX.
 #include "engines/scan/owasp/owasp.hpp"
 #include "engines/errors.hpp"
+#include "engines/scan/oast/store.hpp"
 #include "engines/scan/owasp/stored.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/scan_params.hpp"
@@ -24,6 +25,9 @@ owasp::OwaspOptions options_for(UserContext& ctx) {
 }
 
 owasp::OwaspResult run_scan(UserContext& ctx, const std::string& target, owasp::OwaspOptions o) {
+  oast::DbStore store(ctx.app.db);  // out-of-band proofs of XXE and SSRF (docs/scan.md)
+  o.oast_base_url = ctx.app.cfg.scanner.oast_base_url;
+  o.oast_store = &store;
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   return owasp::scan(target, ctx.app.egress, ctx.app.audit_data->sql_errors, std::move(o));
 }

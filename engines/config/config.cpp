@@ -170,6 +170,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"scanner.geoip_db", string_setter(c.scanner.geoip_db)},
       {"scanner.templates_dirs", string_setter(c.scanner.templates_dirs)},
       {"scanner.scan_any_target", bool_setter(c.scanner.scan_any_target)},
+      {"scanner.oast_base_url", string_setter(c.scanner.oast_base_url)},
       {"tasks.runners", int_setter(c.tasks.runners, 1, 64)},
       {"tasks.per_user", int_setter(c.tasks.per_user, 1, 64)},
       {"tasks.queued_per_user", int_setter(c.tasks.queued_per_user, 1, 10000)},
@@ -257,6 +258,9 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
     problems << "config: notify.language must be \"en\" or \"ru\"\n";
   if (c.notify.telegram_api_base.rfind("https://", 0) != 0 && c.notify.telegram_api_base.rfind("http://", 0) != 0)
     problems << "config: notify.telegram_api_base must be an http(s) URL\n";
+  if (!c.scanner.oast_base_url.empty() && c.scanner.oast_base_url.rfind("https://", 0) != 0 &&
+      c.scanner.oast_base_url.rfind("http://", 0) != 0)
+    problems << "config: scanner.oast_base_url must be empty or an http(s) URL\n";
   // Rollups summarise raw checks: they must outlive them, or history would have a hole.
   if (c.monitor.rollup_retention_days < c.monitor.retention_days)
     problems << "config: monitor.rollup_retention_days must be at least monitor.retention_days\n";

@@ -93,6 +93,10 @@ struct ScannerConfig {
   // The template scanner's extra folders of Nuclei-format templates, separated by ':'; the shipped
   // set (share/scan/templates beside paths.audit_data) is always read first.
   std::string templates_dirs;
+  // Out-of-band proofs of XXE and SSRF (docs/scan.md "XXE and SSRF"): the public base URL
+  // (scheme://host[:port]) under which targets reach this Dozor's /oast/{token}; empty = disabled,
+  // in-band proofs only.
+  std::string oast_base_url;
   std::string geoip_db;  // a MaxMind DB file (GeoLite2/GeoIP2 City, Country or ASN); empty: Debian's geoip-database
   // Active scans of any target for every user (a single-user install); otherwise only admins and
   // users an admin granted it scan beyond their own services' hosts (docs/scan.md).

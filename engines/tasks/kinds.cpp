@@ -8,6 +8,7 @@
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
 #include "engines/scan/endpoints/discover.hpp"
+#include "engines/scan/oast/store.hpp"
 #include "engines/scan/owasp/owasp.hpp"
 #include "engines/scan/owasp/stored.hpp"
 #include "engines/scan/templates/site_scan.hpp"
@@ -101,6 +102,9 @@ TaskOutcome run_owasp(const TaskEnv& env, const TaskSpec& task, const CancelToke
   o.scan = task_scan(env, cancel);
   o.budget = task_budget(env);
   o.cancelled = [cancel] { return cancel.cancelled(); };
+  oast::DbStore store(env.db);  // out-of-band proofs of XXE and SSRF (docs/scan.md)
+  o.oast_base_url = env.cfg.scanner.oast_base_url;
+  o.oast_store = &store;
   progress(0, "owasp");
   auto result = owasp::scan(task.target, env.egress, env.audit_data->sql_errors, std::move(o));
   if (cancel.cancelled()) return {owasp::to_json(result), std::nullopt};  // not stored: the task is cancelled

@@ -125,6 +125,8 @@ lease_seconds = 15
 allow_private_targets = true
 # The audit trusts the stack's own certificate, which the TLS fixture servers use (docs/audit.md).
 ca_file = "$STATE/tls/cert.pem"
+# Out-of-band proofs (docs/scan.md "XXE and SSRF"): local fixture targets reach this nginx.
+oast_base_url = "http://127.0.0.1:$HTTP_PORT"
 
 [paths]
 migrations = "$REPO/db/migrations"
@@ -167,6 +169,9 @@ stack_init() {
   # Configs written before server.state_dir existed: add it (the default is the package's
   # /var/lib/dozor, which a dev stack cannot write).
   grep -q '^state_dir' "$CONF" || sed -i "s|^\[server\]\$|[server]\nstate_dir = \"$RUN\"|" "$CONF"
+  # The OAST base URL follows the stack's HTTP port (configs written before it existed get it too).
+  sed -i '/^oast_base_url = /d' "$CONF"
+  sed -i "s|^\[scanner\]\$|[scanner]\noast_base_url = \"http://127.0.0.1:$HTTP_PORT\"|" "$CONF"
   # Configs written before the vault existed: add its section.
   grep -q '^\[vault\]' "$CONF" || write_vault_config
   # nginx's workers (www-data when started by root) read the files under it.

@@ -3,8 +3,10 @@
 // benign markers only, proves what it reports from the answer (never the status alone) and adds
 // at most one finding per parameter; it returns early once the prober stops.
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "engines/scan/owasp/oob.hpp"
 #include "engines/scan/owasp/points.hpp"
 #include "engines/scan/owasp/scan_context.hpp"
 
@@ -19,6 +21,15 @@ void check_open_redirect(Scan& scan, const Point& point);
 void check_crlf(Scan& scan, const Point& point);
 void check_ssti(Scan& scan, const Point& point, const Baseline& base);
 void check_command_injection(Scan& scan, const Point& point, const Baseline& base);
+
+// Out of band too (docs/scan.md "XXE and SSRF"): XXE per endpoint that takes XML (A05), SSRF per
+// URL-like parameter (A10).
+void check_xxe(Scan& scan, Oob& oob, const std::string& url);
+void check_ssrf(Scan& scan, Oob& oob, const Point& point, const Baseline& base);
+// The documents and the answer test they use (unit-tested).
+std::string xxe_internal_document(const std::string& first_half, const std::string& second_half);
+std::string xxe_external_document(const std::string& url, bool parameter_entity);
+bool metadata_answer(std::string_view body);
 
 // Per site.
 void check_cors(Scan& scan, const std::vector<std::string>& urls);

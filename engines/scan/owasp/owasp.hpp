@@ -15,6 +15,8 @@
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
 #include "engines/net/egress_policy.hpp"
+#include "engines/scan/oast/store.hpp"
+#include "engines/scan/owasp/oob.hpp"
 #include "engines/scan/owasp/sql_errors.hpp"
 
 namespace dozor::owasp {
@@ -27,6 +29,13 @@ struct OwaspOptions {
   int requests_per_second = limits::owasp::kRequestsPerSecond;  // per origin
   std::chrono::milliseconds budget{limits::owasp::kScanBudgetMs};
   std::function<bool()> cancelled;  // asked before every request; true stops the scan
+  // Which checks run: the classic ones (the table of docs/scan.md), XXE and SSRF ("XXE and SSRF").
+  bool classic = true;
+  bool xxe = true;
+  bool ssrf = true;
+  // Out-of-band proofs: scanner.oast_base_url and where probes and hits are kept; either unset = off.
+  std::string oast_base_url;
+  oast::Store* oast_store = nullptr;
 };
 
 struct TestedPoint {
@@ -38,11 +47,14 @@ struct TestedPoint {
 struct OwaspResult {
   std::string target;
   std::vector<audit::Finding> findings;
-  std::vector<TestedPoint> tested;  // parameters whose checks all ran
+  std::vector<TestedPoint> tested;  // parameters (and XML endpoints: param "(XML body)") whose checks all ran
   std::size_t points = 0;           // parameters found
   std::size_t pages = 0;            // pages crawled
   std::size_t requests = 0;         // by the checks (the crawl's not counted)
   std::size_t crawl_requests = 0;
+  bool oast_enabled = false;
+  std::size_t oast_probes = 0;
+  std::vector<OobHit> oast_hits;
   std::string stopped = "complete";  // complete | request_cap | deadline | cancelled
   std::int64_t duration_ms = 0;
 };

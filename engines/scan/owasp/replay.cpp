@@ -49,10 +49,12 @@ std::string url_with_query(std::string_view base, const std::vector<std::pair<st
   return out;
 }
 
-std::string curl_command(std::string_view method, std::string_view url, const std::vector<std::string>& headers) {
+std::string curl_command(std::string_view method, std::string_view url, const std::vector<std::string>& headers,
+                         std::string_view body) {
   std::string out = "curl -i -s";
   if (!method.empty() && method != "GET") out += " -X " + shell_quote(method);
   for (const auto& h : headers) out += " -H " + shell_quote(h);
+  if (!body.empty()) out += " --data-binary " + shell_quote(body);
   return out + " " + shell_quote(url);
 }
 

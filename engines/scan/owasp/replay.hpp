@@ -15,9 +15,10 @@ std::string url_encode(std::string_view s);
 // `base` (no query) with the parameters as an application/x-www-form-urlencoded query.
 std::string url_with_query(std::string_view base, const std::vector<std::pair<std::string, std::string>>& params);
 
-// A shell command that repeats the request: curl -i -s [-X METHOD] [-H 'Name: value' …] 'URL'.
-// Every argument single-quoted, so the payload reaches curl as sent.
-std::string curl_command(std::string_view method, std::string_view url, const std::vector<std::string>& headers);
+// A shell command that repeats the request: curl -i -s [-X METHOD] [-H 'Name: value' …]
+// [--data-binary 'BODY'] 'URL'. Every argument single-quoted, so the payload reaches curl as sent.
+std::string curl_command(std::string_view method, std::string_view url, const std::vector<std::string>& headers,
+                         std::string_view body = {});
 
 // Up to `chars` bytes of `body` around [offset, offset + length), cut on UTF-8 boundaries.
 std::string excerpt_around(std::string_view body, std::size_t offset, std::size_t length, std::size_t chars);

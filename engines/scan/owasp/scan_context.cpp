@@ -40,7 +40,7 @@ audit::Evidence evidence_of(const net::FetchRequest& request, const net::CheckOu
   e.excerpt = std::move(excerpt);
   e.note = std::move(note);
   if (!answer.exchanges.empty()) e.exchange = answer.exchanges.back();
-  e.replay = curl_command(request.method, request.url, request.headers);
+  e.replay = curl_command(request.method, request.url, request.headers, request.body);
   return e;
 }
 
