@@ -33,6 +33,7 @@ import socket
 import ssl
 import struct
 import subprocess
+import sys
 import threading
 import time
 import tomllib
@@ -42,6 +43,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 _DEV_STATE = REPO / "var"
+
+sys.path.insert(0, str(REPO / "tests" / "fixtures"))
+from loopback_http import LoopbackHttp  # noqa: E402  (the server under every fixture)
 
 
 def _env(name: str, default: str | None = None) -> str | None:
@@ -609,71 +613,22 @@ class AnyPath(dict):
         return self.route
 
 
-class FixtureServer:
+class FixtureServer(LoopbackHttp):
     """A local HTTP target on 127.0.0.1. ``routes`` maps a path to (status, headers, body)
     or to a callable(handler) returning that tuple. Requests are recorded."""
 
+    methods = ("GET", "HEAD", "POST", "OPTIONS")  # OPTIONS: CORS preflights of the audit
+
     def __init__(self, routes: dict):
         self.routes = routes
-        self.requests: list[dict] = []
-        self._lock = threading.Lock()
-        outer = self
+        super().__init__()
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *a):  # keep test output clean
-                pass
-
-            def _serve(self):
-                with outer._lock:
-                    outer.requests.append(
-                        {"method": self.command, "path": self.path, "headers": dict(self.headers)}
-                    )
-                route = outer.routes.get(self.path.split("?", 1)[0])
-                if route is None:
-                    status, headers, body = 404, {}, b"not found"
-                elif callable(route):
-                    status, headers, body = route(self)
-                else:
-                    status, headers, body = route
-                if isinstance(body, str):
-                    body = body.encode()
-                self.close_connection = True
-                try:
-                    self.send_response(status)
-                    for k, v in headers.items():
-                        self.send_header(k, v)
-                    self.send_header("Content-Length", str(len(body)))
-                    self.send_header("Connection", "close")
-                    self.end_headers()
-                    if self.command != "HEAD":
-                        self.wfile.write(body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (timeouts are tested on purpose)
-
-            do_GET = do_HEAD = do_POST = do_OPTIONS = _serve  # OPTIONS: CORS preflights of the audit
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def url(self, path: str = "/") -> str:
-        return "http://127.0.0.1:%d%s" % (self.port, path)
-
-    def hits(self) -> list[dict]:
-        with self._lock:
-            return list(self.requests)
-
-    def __enter__(self):
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self._thread.join(timeout=10)
+    def answer(self, handler, body: bytes):
+        route = self.routes.get(handler.path.split("?", 1)[0])
+        if route is None:
+            return 404, [], b"not found"
+        status, headers, body = route(handler) if callable(route) else route
+        return status, list(headers.items()), body
 
 
 class TlsFixtureServer(FixtureServer):
