@@ -55,8 +55,8 @@ BOOST_AUTO_TEST_CASE(xml_endpoints_in_order_same_origin_without_duplicates) {
   f.form.action = "http://h/search";
   f.form.method = "GET";
   c.forms.push_back(f);
-  c.endpoints["POST http://h/orders"] = crawl::Endpoint{"http://h/orders", "POST", {}, "js"};
-  c.endpoints["POST http://h/api/upload"] = crawl::Endpoint{"http://h/api/upload", "POST", {}, "js"};
+  c.endpoints["POST http://h/orders"] = crawl::Endpoint{"http://h/orders", "POST", {}, "js", {"js"}};
+  c.endpoints["POST http://h/api/upload"] = crawl::Endpoint{"http://h/api/upload", "POST", {}, "js", {"js"}};
   auto got = xml_endpoints(c, 10);
   std::vector<std::string> want{"http://h/orders", "http://h/api/soap/v1", "http://h/login", "http://h/api/upload"};
   BOOST_TEST(got == want, boost::test_tools::per_element());
