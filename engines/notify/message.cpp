@@ -100,11 +100,11 @@ Message render_new_findings(const boost::json::object& p, Language lang) {
     for (const auto& v : top->as_array()) {
       if (!v.is_object()) continue;
       std::string severity = str(v.as_object(), "severity"), title = str(v.as_object(), "title");
-      m.text += "- [" + severity + "] " + title + "\n";
-      m.html += "• <b>" + html_escape(severity) + "</b> " + html_escape(title) + "\n";
+      m.text.append("- [").append(severity).append("] ").append(title).append("\n");
+      m.html.append("• <b>").append(html_escape(severity)).append("</b> ").append(html_escape(title)).append("\n");
     }
   std::string scan = (ru ? "Отчёт OWASP, скан №" : "OWASP report, scan #") + std::to_string(num(p, "scan_id"));
-  m.text += scan + "\n";
+  m.text.append(scan).append("\n");
   m.html += html_escape(scan);
   return m;
 }

@@ -96,6 +96,7 @@ std::vector<json::object> newest(db::Database& db, std::int64_t user_id, const s
       [&](db::Connection& c) { rows = db::audits::latest_results(c, user_id, target, db::audits::Family::Owasp, n); },
       db::Retry::OnLostConnection);
   std::vector<json::object> out;
+  out.reserve(rows.size());
   for (const auto& raw : rows) out.push_back(json::parse(raw).as_object());
   return out;
 }
