@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "dozor_source_dir.hpp"
 #include "engines/analyzer/analyzer.hpp"
 
 namespace a = dozor::analyzer;

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "db/errors.hpp"
+#include "dozor_source_dir.hpp"
 
 using namespace dozor::db;
 

@@ -4,6 +4,7 @@
 #include <boost/test/unit_test.hpp>
 #include <set>
 
+#include "dozor_source_dir.hpp"
 #include "fcgi/analyzer_routes.hpp"
 
 using namespace dozor;

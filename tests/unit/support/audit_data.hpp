@@ -3,6 +3,7 @@
 // test that runs an engine against the real rules, fingerprints and probes.
 #include <string>
 
+#include "dozor_source_dir.hpp"
 #include "engines/audit/data.hpp"
 
 namespace dozor::test {

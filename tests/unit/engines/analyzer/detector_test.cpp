@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 
+#include "dozor_source_dir.hpp"
 #include "engines/analyzer/analyzer.hpp"
 
 using namespace dozor::analyzer;

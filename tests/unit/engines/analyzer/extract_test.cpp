@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "dozor_source_dir.hpp"
 #include "engines/analyzer/text.hpp"
 
 using namespace dozor::analyzer;

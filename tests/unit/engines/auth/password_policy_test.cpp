@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>
+#include "dozor_source_dir.hpp"
 
 using dozor::auth::PasswordPolicy;
 

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "dozor_source_dir.hpp"
 #include "engines/audit/compliance/data.hpp"
 
 using namespace dozor::audit::compliance;

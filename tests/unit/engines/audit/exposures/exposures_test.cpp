@@ -3,6 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "dozor_source_dir.hpp"
 #include "tests/unit/support/local_http.hpp"
 
 using namespace dozor;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "dozor_source_dir.hpp"
 #include "engines/audit/data.hpp"
 #include "engines/audit/tech/vuln_libraries.hpp"
 

@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 #include <set>
 #include <stdexcept>
+#include "dozor_source_dir.hpp"
 
 using namespace dozor;
 using namespace dozor::scan::templates;
