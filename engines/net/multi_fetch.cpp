@@ -97,6 +97,7 @@ struct MultiFetcher::Transfer {
   CheckRequest request;
   Done done;
   Clock::time_point started;
+  Clock::time_point hop_started;
   int hop = 0;
   std::string url;
   std::string location;  // of this hop's answer
@@ -230,6 +231,7 @@ MultiFetcher::MultiFetcher(const EgressPolicy& policy) : policy_(policy) {
 MultiFetcher::~MultiFetcher() {
   for (auto& [easy, t] : transfers_) curl_multi_remove_handle(multi_, easy);
   transfers_.clear();
+  delayed_.clear();
   curl_multi_cleanup(multi_);
   ::close(epoll_fd_);
 }
@@ -245,6 +247,7 @@ void MultiFetcher::start(CheckRequest request, Done done) {
 }
 
 void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
+  t->hop_started = Clock::now();
   auto remaining =
       t->request.timeout - std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t->started);
   t->out.final_url = t->url;
@@ -341,8 +344,17 @@ void MultiFetcher::add_hop(std::unique_ptr<Transfer> t) {
 }
 
 void MultiFetcher::run(std::chrono::milliseconds max_wait) {
+  auto now = Clock::now();
+  while (!delayed_.empty() && delayed_.begin()->first <= now) {
+    auto t = std::move(delayed_.begin()->second);
+    delayed_.erase(delayed_.begin());
+    add_hop(std::move(t));
+  }
   long wait = max_wait.count();
   if (timer_ms_ >= 0 && timer_ms_ < wait) wait = timer_ms_;
+  if (!delayed_.empty())
+    wait = std::min<long>(
+        wait, std::chrono::duration_cast<std::chrono::milliseconds>(delayed_.begin()->first - now).count() + 1);
   epoll_event events[64];
   int n = epoll_wait(epoll_fd_, events, 64, static_cast<int>(wait));
   int running = 0;
@@ -451,6 +463,11 @@ void MultiFetcher::finished(void* easy, int curl_code) {
   next.remove_userinfo();  // a Location's credentials are never sent on
   t->url = std::string(next.buffer());
   ++t->hop;
+  auto due = t->hop_started + t->request.hop_interval;
+  if (due > Clock::now()) {
+    delayed_.emplace(due, std::move(t));
+    return;
+  }
   add_hop(std::move(t));
 }
 

@@ -43,6 +43,9 @@ struct CheckRequest {
   bool verify_tls = true;
   std::string ca_file;           // trust anchors instead of the system's, when set
   void* cookie_share = nullptr;  // CURLSH* sharing cookies: a scan's cookie jar
+  // A followed redirect's next hop starts at least this long after the hop before it (a scan's
+  // per-origin pacing holds for hops too); 0 = at once.
+  std::chrono::milliseconds hop_interval{0};
 };
 
 struct HeaderField {
@@ -117,7 +120,7 @@ class MultiFetcher {
   // callbacks of the checks that finished meanwhile.
   void run(std::chrono::milliseconds max_wait);
 
-  std::size_t in_flight() const { return transfers_.size(); }
+  std::size_t in_flight() const { return transfers_.size() + delayed_.size(); }
 
   struct Transfer;  // one hop of one check (defined in the .cpp; libcurl callbacks see it)
 
@@ -131,6 +134,8 @@ class MultiFetcher {
   int epoll_fd_;
   long timer_ms_ = -1;
   std::map<void*, std::unique_ptr<Transfer>> transfers_;  // by CURL* easy handle
+  // Redirect hops waiting for their hop_interval, by the time they may start.
+  std::multimap<std::chrono::steady_clock::time_point, std::unique_ptr<Transfer>> delayed_;
 
   static int on_socket(void* easy, int fd, int what, void* self, void* socket_data);
   static int on_timer(void* multi, long timeout_ms, void* self);

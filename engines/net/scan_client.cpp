@@ -82,11 +82,18 @@ void ScanSession::pump(Clock::time_point now) {
     c.user_agent = options_.user_agent;
     c.record = true;
     c.cookie_share = share_;
+    c.hop_interval = options_.per_host_interval;
     auto generation = generation_;
     fetcher_->start(std::move(c), [this, origin = p.origin, done = std::move(p.done), generation](CheckOutcome o) {
       if (generation != generation_) return;  // abandoned at a deadline
       --in_flight_[origin];
       --running_;
+      // A followed redirect started its last hop after the start counted above: the next
+      // request to this origin waits a whole interval from now.
+      if (o.exchanges.size() > 1) {
+        auto& allowed = next_allowed_[origin];
+        allowed = std::max(allowed, Clock::now() + options_.per_host_interval);
+      }
       done(std::move(o));
     });
   }
