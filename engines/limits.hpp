@@ -176,6 +176,10 @@ inline constexpr int kSleepSeconds = 2;                // time-based probes slee
 inline constexpr std::size_t kExcerptChars = 300;      // response excerpt of a finding's evidence
 inline constexpr std::size_t kSqlErrorPatterns = 200;  // patterns in share/audit/owasp/sql_errors.json
 inline constexpr std::size_t kNotifiedTitles = 5;      // titles a "new serious findings" message lists
+inline constexpr std::size_t kPathPoints = 20;         // numeric path segments tested (one URL per pattern)
+inline constexpr std::size_t kHeaderPages = 20;        // pages whose User-Agent and Referer are probed
+inline constexpr std::size_t kDomScriptBytes = 256 * 1024;  // inline script text read per page for DOM sinks
+inline constexpr std::size_t kDomPages = 50;                // pages whose inline scripts are read
 }  // namespace dozor::limits::owasp
 
 // Endpoint discovery (engines/scan/endpoints, docs/scan.md "Endpoint discovery").

@@ -15,14 +15,15 @@ from vulnerable_app import VulnerableApp  # noqa: E402
 
 # Planted flaw class → the fixture path that carries it (None: site-wide).
 PLANTED = {
-    "reflected XSS": ["/search", "/profile"],
-    "SQL injection (error)": ["/item", "/legacy"],
-    "SQL injection (boolean/blind)": ["/products"],
+    "reflected XSS": ["/search", "/profile", "/feedback", "/contact"],  # GET, attribute, POST form, Referer
+    "DOM-based XSS": ["/dom"],
+    "SQL injection (error)": ["/item", "/legacy", "/news/1"],  # the last in a path segment
+    "SQL injection (boolean/blind)": ["/products", "/track"],  # boolean, time-based
     "path traversal": ["/file"],
     "open redirect": ["/go"],
     "CRLF injection": ["/lang"],
     "template injection": ["/greet"],
-    "command injection": ["/ping"],
+    "command injection": ["/ping", "/lookup"],  # time-based, output-based
     "SSRF": ["/fetch"],
     "XXE": ["/xml"],
     "CORS reflected origin": [None],
@@ -34,6 +35,8 @@ OURS = {
     "owasp-xss-reflected": "reflected XSS",
     "owasp-sqli-error": "SQL injection (error)",
     "owasp-sqli-boolean": "SQL injection (boolean/blind)",
+    "owasp-sqli-time": "SQL injection (boolean/blind)",
+    "owasp-xss-dom": "DOM-based XSS",
     "owasp-path-traversal": "path traversal",
     "owasp-open-redirect": "open redirect",
     "owasp-crlf-injection": "CRLF injection",

@@ -1,56 +1,90 @@
-// OS command injection, time-based (A03:2021, CWE-78): shell separators and `sleep N` appended to
-// the value. The answer must come at least N seconds (90%) later than the slowest unmodified one,
-// then again with 2N, and the unmodified request must still be fast afterwards — a slow or busy
-// server does not pass all three.
+// OS command injection (A03:2021, CWE-78), output-based then time-based, behind the shell
+// separators `;`, `|` and `$(`. Output: `echo dz$((a*b))` must come back as dz and the product of
+// two random numbers — only a shell computes it — twice, with different numbers. Time: `sleep N`
+// with the statistics of engines/scan/owasp/timing.hpp.
+#include <random>
+
 #include "engines/limits.hpp"
 #include "engines/scan/owasp/checks.hpp"
+#include "engines/scan/owasp/replay.hpp"
+#include "engines/scan/owasp/timing.hpp"
 
 namespace dozor::owasp {
 
 namespace {
-constexpr FindingText kText{
-    "owasp-command-injection",
-    "OS command injection (time-based)",
-    audit::Severity::Critical,
-    "A03:2021",
-    78,
-    "The parameter reaches a shell: a command appended after a separator runs on the server (here `sleep`, which "
-    "delayed the answer by the requested time). An attacker can run any command as the web server's user.",
+constexpr const char* kDescription =
+    "The parameter reaches a shell: a command appended after a separator runs on the server. An attacker can run "
+    "any command as the web server's user.";
+constexpr const char* kRecommendation =
     "Do not pass input to a shell: call programs with an argument vector (execve, subprocess without shell=True) "
-    "and validate the value against a strict allow-list."};
+    "and validate the value against a strict allow-list.";
+constexpr FindingText kTimed{"owasp-command-injection",
+                             "OS command injection (time-based)",
+                             audit::Severity::Critical,
+                             "A03:2021",
+                             78,
+                             kDescription,
+                             kRecommendation};
+constexpr FindingText kOutput{"owasp-command-injection",
+                              "OS command injection (output-based)",
+                              audit::Severity::Critical,
+                              "A03:2021",
+                              78,
+                              kDescription,
+                              kRecommendation};
 constexpr const char* kSeparators[] = {";", "|", "$("};
 
-std::string payload(const std::string& value, const std::string& sep, int seconds) {
-  return value + sep + "sleep " + std::to_string(seconds) + (sep == "$(" ? ")" : "");
+std::string command(const std::string& value, const std::string& sep, const std::string& cmd) {
+  return value + sep + cmd + (sep == "$(" ? ")" : "");
 }
+
+long random_factor() {
+  static thread_local std::mt19937 rng{std::random_device{}()};
+  return std::uniform_int_distribution<long>(1000, 9999)(rng);
+}
+
+enum class Outcome { Found, NotFound, Stopped };
+
+Outcome output_based(Scan& scan, const Point& point, const Baseline& base, const std::string& sep) {
+  audit::Evidence first;
+  for (int round = 0; round < 2; ++round) {
+    long a = random_factor(), b = random_factor();
+    std::string expected = "dz" + std::to_string(a * b);
+    if (base.first.body.find(expected) != std::string::npos) return Outcome::NotFound;
+    auto request =
+        point.request(command(point.value(), sep, "echo dz$((" + std::to_string(a) + "*" + std::to_string(b) + "))"));
+    auto answer = scan.prober.send(request);
+    if (!answer) return Outcome::Stopped;
+    auto at = answer->body.find(expected);
+    if (at == std::string::npos) return Outcome::NotFound;
+    if (round == 0)
+      first = evidence_of(
+          request, *answer, excerpt_around(answer->body, at, expected.size(), limits::owasp::kExcerptChars),
+          "The answer holds " + expected + ": a shell expanded $((" + std::to_string(a) + "*" + std::to_string(b) +
+              ")) after the separator " + sep + "; a second pair of numbers was computed too.");
+  }
+  auto f = make_finding(kOutput, "certain", where_of(point));
+  f.evidence.push_back(std::move(first));
+  scan.findings.push_back(std::move(f));
+  return Outcome::Found;
+}
+
 }  // namespace
 
 void check_command_injection(Scan& scan, const Point& point, const Baseline& base) {
-  const int n = limits::owasp::kSleepSeconds;
-  auto late_by = [&](const net::CheckOutcome& a, int seconds) {
-    return a.responded && a.total_ms >= base.slowest_ms() + static_cast<std::int64_t>(seconds) * 900;
-  };
+  for (const std::string sep : kSeparators) switch (output_based(scan, point, base, sep)) {
+      case Outcome::Found:
+      case Outcome::Stopped: return;
+      case Outcome::NotFound: break;
+    }
   for (const std::string sep : kSeparators) {
-    auto r1 = get_request(point.with(payload(point.value(), sep, n)));
-    auto a1 = scan.prober.send(r1);
-    if (!a1) return;
-    if (!late_by(*a1, n)) continue;
-    auto r2 = get_request(point.with(payload(point.value(), sep, 2 * n)));
-    auto a2 = scan.prober.send(r2);
-    if (!a2) return;
-    if (!late_by(*a2, 2 * n)) continue;
-    auto r3 = get_request(point.original());
-    auto a3 = scan.prober.send(r3);
-    if (!a3) return;
-    if (late_by(*a3, 1)) continue;  // the server is just slow now
-    auto f = make_finding(kText, "firm", where_of(point));
-    auto note = [&](int s, const net::CheckOutcome& a) {
-      return "sleep " + std::to_string(s) + ": answered after " + std::to_string(a.total_ms) +
-             " ms; the unmodified request took at most " + std::to_string(std::max(base.slowest_ms(), a3->total_ms)) +
-             " ms";
-    };
-    f.evidence.push_back(evidence_of(r1, *a1, std::to_string(a1->total_ms) + " ms", note(n, *a1)));
-    f.evidence.push_back(evidence_of(r2, *a2, std::to_string(a2->total_ms) + " ms", note(2 * n, *a2)));
+    DelayProof proof;
+    auto delay = prove_delay(
+        scan, point, base, [&](int s) { return command(point.value(), sep, "sleep " + std::to_string(s)); }, proof);
+    if (delay == Delay::Stopped) return;
+    if (delay == Delay::NotShown) continue;
+    auto f = make_finding(kTimed, "firm", where_of(point));
+    add_delay_evidence(f, proof, "sleep");
     scan.findings.push_back(std::move(f));
     return;
   }

@@ -21,7 +21,7 @@ constexpr const char* kHeader = "x-dozor-crlf";
 
 void check_crlf(Scan& scan, const Point& point) {
   auto canary = make_canary();
-  auto request = get_request(point.with(point.value() + "\r\nX-Dozor-Crlf: " + canary), 0);
+  auto request = point.request(point.value() + "\r\nX-Dozor-Crlf: " + canary);
   auto answer = scan.prober.send(request);
   if (!answer || answer->exchanges.empty()) return;
   for (const auto& value : net::header_values(answer->exchanges.back().response_headers, kHeader)) {

@@ -35,7 +35,7 @@ void check_open_redirect(Scan& scan, const Point& point) {
   auto canary = make_canary();
   for (const auto& payload :
        {"https://" + std::string(kMarkerHost) + "/" + canary, "//" + std::string(kMarkerHost) + "/" + canary}) {
-    auto request = get_request(point.with(payload), 0);
+    auto request = point.request(payload);
     auto answer = scan.prober.send(request);
     if (!answer) return;
     if (answer->status < 300 || answer->status > 399 || answer->exchanges.empty()) continue;

@@ -36,7 +36,7 @@ void check_path_traversal(Scan& scan, const Point& point, const Baseline& base) 
   for (const auto& probe : kProbes) {
     const re2::RE2 proof(probe.proof);
     if (re2::RE2::PartialMatch(base.first.body, proof)) continue;
-    auto request = get_request(point.with(probe.path));
+    auto request = point.request(probe.path);
     auto answer = scan.prober.send(request);
     if (!answer) return;
     re2::StringPiece input(answer->body), m;

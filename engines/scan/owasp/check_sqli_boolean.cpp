@@ -25,9 +25,10 @@ struct Pair {
 
 }  // namespace
 
-void check_sqli_boolean(Scan& scan, const Point& point, const Baseline& base) {
+bool check_sqli_boolean(Scan& scan, const Point& point, const Baseline& base) {
   // A page that changes by itself cannot be diffed.
-  if (base.first.status != base.second.status || similarity(base.first.body, base.second.body) < kSamePage) return;
+  if (base.first.status != base.second.status || similarity(base.first.body, base.second.body) < kSamePage)
+    return false;
   const std::string& v = point.value();
   for (const auto& forms :
        {std::vector<Pair>{{v + "' AND '1'='1", v + "' AND '1'='2"}, {v + "' AND '7'='7", v + "' AND '7'='8"}},
@@ -35,12 +36,12 @@ void check_sqli_boolean(Scan& scan, const Point& point, const Baseline& base) {
     bool proven = true;
     std::vector<audit::Evidence> evidence;
     for (const auto& pair : forms) {
-      auto t_req = get_request(point.with(pair.truthy));
+      auto t_req = point.request(pair.truthy);
       auto t = scan.prober.send(t_req);
-      if (!t) return;
-      auto f_req = get_request(point.with(pair.falsy));
+      if (!t) return false;
+      auto f_req = point.request(pair.falsy);
       auto f = scan.prober.send(f_req);
-      if (!f) return;
+      if (!f) return false;
       double t_sim = similarity(strip_echoes(t->body, pair.truthy), base.first.body);
       double f_sim = similarity(strip_echoes(f->body, pair.falsy), base.first.body);
       bool t_same = t->status == base.first.status && t_sim >= kSamePage;
@@ -63,8 +64,9 @@ void check_sqli_boolean(Scan& scan, const Point& point, const Baseline& base) {
     auto finding = make_finding(kText, "firm", where_of(point));
     finding.evidence = std::move(evidence);
     scan.findings.push_back(std::move(finding));
-    return;
+    return true;
   }
+  return false;
 }
 
 }  // namespace dozor::owasp

@@ -22,7 +22,7 @@ constexpr FindingText kText{
 bool check_sqli_error(Scan& scan, const Point& point, const Baseline& base) {
   if (scan.sql.match(base.first.body) || scan.sql.match(base.second.body)) return false;  // errors on every answer
   for (const char* suffix : {"'", "\""}) {
-    auto request = get_request(point.with(point.value() + suffix));
+    auto request = point.request(point.value() + suffix);
     auto answer = scan.prober.send(request);
     if (!answer) return false;
     auto m = scan.sql.match(answer->body);

@@ -39,7 +39,7 @@ void check_ssrf(Scan& scan, Oob& oob, const Point& point, const Baseline& base) 
   if (oob.enabled()) {
     std::string url;
     auto probe = oob.make("ssrf", url);
-    auto request = get_request(point.with(url));
+    auto request = point.request(url);
     probe.url = point.url;
     probe.method = "GET";
     probe.param = point.name();
@@ -58,7 +58,7 @@ void check_ssrf(Scan& scan, Oob& oob, const Point& point, const Baseline& base) 
     oob.expect(probe, kText, where, request, *answer);
   }
   if (metadata_answer(base.first.body) || metadata_answer(base.second.body)) return;
-  auto request = get_request(point.with(kMetadataUrl));
+  auto request = point.request(kMetadataUrl);
   auto answer = scan.prober.send(request);
   if (!answer || !metadata_answer(answer->body)) return;
   auto at = answer->body.find("instance-id");

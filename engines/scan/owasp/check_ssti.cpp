@@ -42,7 +42,7 @@ void check_ssti(Scan& scan, const Point& point, const Baseline& base) {
       std::string product = std::to_string(a * b);
       std::string payload = point.value() + syntax.open + std::to_string(a) + "*" + std::to_string(b) + syntax.close;
       if (base.first.body.find(product) != std::string::npos) return;  // astronomically unlikely
-      auto request = get_request(point.with(payload));
+      auto request = point.request(payload);
       auto answer = scan.prober.send(request);
       if (!answer) return;
       auto at = answer->body.find(product);

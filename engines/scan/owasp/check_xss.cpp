@@ -23,7 +23,7 @@ constexpr FindingText kText{
 void check_xss(Scan& scan, const Point& point) {
   auto canary = make_canary();
   for (const auto& payload : {xss_element_payload(canary), xss_attribute_payload(canary)}) {
-    auto request = get_request(point.with(point.value() + payload));
+    auto request = point.request(point.value() + payload);
     auto answer = scan.prober.send(request);
     if (!answer) return;
     if (answer->body.find(canary) == std::string::npos) return;  // not reflected: the other payload would not be either

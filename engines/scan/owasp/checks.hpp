@@ -14,8 +14,9 @@ namespace dozor::owasp {
 
 // Per parameter (A03 injection, A01 access control).
 void check_xss(Scan& scan, const Point& point);
-bool check_sqli_error(Scan& scan, const Point& point, const Baseline& base);  // true: found
-void check_sqli_boolean(Scan& scan, const Point& point, const Baseline& base);
+bool check_sqli_error(Scan& scan, const Point& point, const Baseline& base);    // true: found
+bool check_sqli_boolean(Scan& scan, const Point& point, const Baseline& base);  // true: found
+void check_sqli_time(Scan& scan, const Point& point, const Baseline& base);
 void check_path_traversal(Scan& scan, const Point& point, const Baseline& base);
 void check_open_redirect(Scan& scan, const Point& point);
 void check_crlf(Scan& scan, const Point& point);
@@ -35,7 +36,12 @@ bool metadata_answer(std::string_view body);
 void check_cors(Scan& scan, const std::vector<std::string>& urls);
 void check_methods(Scan& scan, const std::string& target);
 
-// "parameter q of http://host/search" — the place a per-parameter finding names.
+// DOM-based XSS, read from a page's inline scripts (no request): a location/referrer/window.name
+// source flowing into an HTML or code sink. `exchanges` are the page's (evidence).
+void check_dom_xss(std::vector<audit::Finding>& findings, const std::string& page_url, const crawl::PageFacts& facts,
+                   const std::vector<net::Exchange>& exchanges);
+
+// "parameter q of http://host/search", "header Referer of …" — the place a per-point finding names.
 std::string where_of(const Point& point);
 
 }  // namespace dozor::owasp

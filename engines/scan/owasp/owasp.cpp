@@ -2,16 +2,69 @@
 
 #include <algorithm>
 #include <boost/json/array.hpp>
+#include <optional>
 #include <set>
 #include <thread>
 
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/oob_targets.hpp"
 #include "engines/scan/owasp/points.hpp"
+#include "engines/scan/owasp/replay.hpp"
 
 namespace dozor::owasp {
 
-std::string where_of(const Point& point) { return "parameter " + point.name() + " of " + point.url; }
+std::string where_of(const Point& point) { return point.label() + " of " + point.url; }
+
+namespace {
+
+// The classic checks of one point, each at most one finding (docs/scan.md "OWASP scan").
+void classic_checks(Scan& s, const Point& point, const Baseline& base) {
+  check_xss(s, point);
+  if (!check_sqli_error(s, point, base) && !check_sqli_boolean(s, point, base)) check_sqli_time(s, point, base);
+  check_path_traversal(s, point, base);
+  check_open_redirect(s, point);
+  check_crlf(s, point);
+  check_ssti(s, point, base);
+  check_command_injection(s, point, base);
+}
+
+std::optional<Baseline> baseline(Prober& prober, const Point& point) {
+  auto first = prober.send(point.original());
+  if (!first) return std::nullopt;
+  auto second = prober.send(point.original());
+  if (!second) return std::nullopt;
+  return Baseline{std::move(*first), std::move(*second)};
+}
+
+// Headers are many (two per page) and rarely used by the application: one request carries a
+// canary in both, and only a header whose canary comes back gets the checks that need a
+// reflection (XSS, template injection) and the error-based SQL injection check.
+void header_checks(Scan& s, const std::vector<Point>& points, std::vector<TestedPoint>& tested) {
+  for (std::size_t i = 0; i + 1 < points.size(); i += 2) {
+    if (s.prober.stopped()) return;
+    const auto& ua = points[i];
+    const auto& referer = points[i + 1];
+    auto ua_canary = make_canary(), referer_canary = make_canary();
+    auto probe = ua.request(ua.value() + " " + ua_canary);
+    auto sep = referer.value().find('?') == std::string::npos ? "?dz=" : "&dz=";
+    probe.headers.push_back(referer.name() + ": " + referer.value() + sep + referer_canary);
+    auto answer = s.prober.send(probe);
+    if (!answer) return;
+    for (const auto& [point, canary] : {std::pair{&ua, &ua_canary}, std::pair{&referer, &referer_canary}}) {
+      if (answer->body.find(*canary) == std::string::npos) continue;
+      auto base = baseline(s.prober, *point);
+      if (!base) return;
+      if (!base->first.responded) continue;
+      check_xss(s, *point);
+      check_sqli_error(s, *point, *base);
+      check_ssti(s, *point, *base);
+      if (s.prober.stopped()) return;
+      tested.push_back({point->url, point->label(), point->source});
+    }
+  }
+}
+
+}  // namespace
 
 OwaspResult scan(const std::string& target, const net::EgressPolicy& policy, const SqlErrors& sql,
                  OwaspOptions options) {
@@ -33,7 +86,15 @@ OwaspResult scan(const std::string& target, const net::EgressPolicy& policy, con
   c.time_budget = std::min(std::chrono::duration_cast<std::chrono::milliseconds>(options.budget / 4),
                            std::chrono::milliseconds(limits::owasp::kCrawlShareMs));
   c.max_scripts = 10;
+  std::vector<audit::Finding> dom_findings;
+  std::size_t dom_pages = 0;
+  if (options.classic)
+    c.on_page = [&](const crawl::PageSeen& page) {
+      if (page.facts && dom_pages++ < limits::owasp::kDomPages)
+        check_dom_xss(dom_findings, page.url, *page.facts, page.exchanges);
+    };
   auto crawled = crawl::crawl(target, policy, c);
+  for (auto& f : dom_findings) result.findings.push_back(std::move(f));
   result.pages = crawled.pages.size();
   result.crawl_requests = crawled.requests;
 
@@ -60,34 +121,33 @@ OwaspResult scan(const std::string& target, const net::EgressPolicy& policy, con
   }
 
   std::size_t ssrf_points = 0;
+  std::string last_key;
+  std::optional<Baseline> last_base;
   for (const auto& point : points) {
     if (prober.stopped()) break;
     bool ssrf = options.ssrf && ssrf_points < limits::oast::kSsrfPoints && url_like(point.name(), point.value());
     if (!options.classic && !ssrf) continue;
-    Baseline base;
-    auto first = prober.send(get_request(point.original()));
-    if (!first) break;
-    auto second = prober.send(get_request(point.original()));
-    if (!second) break;
-    base.first = std::move(*first);
-    base.second = std::move(*second);
-    if (!base.first.responded) continue;  // nothing to compare with
-    if (options.classic) {
-      check_xss(s, point);
-      if (!check_sqli_error(s, point, base)) check_sqli_boolean(s, point, base);
-      check_path_traversal(s, point, base);
-      check_open_redirect(s, point);
-      check_crlf(s, point);
-      check_ssti(s, point, base);
-      check_command_injection(s, point, base);
+    // The parameters of one URL share its unmodified request (points come grouped by URL): one
+    // baseline serves them all; only the last is kept (answers can be megabytes).
+    auto original = point.original();
+    auto key = original.method + " " + original.url + "\n" + original.body;
+    if (!last_base || key != last_key) {
+      last_base = baseline(prober, point);
+      if (!last_base) break;
+      last_key = key;
     }
+    const Baseline* base = &*last_base;
+    if (!base->first.responded) continue;  // nothing to compare with
+    if (options.classic) classic_checks(s, point, *base);
     if (ssrf) {
       ++ssrf_points;
-      check_ssrf(s, oob, point, base);
+      check_ssrf(s, oob, point, *base);
     }
     if (prober.stopped()) break;
-    result.tested.push_back({point.url, point.name(), point.source});
+    result.tested.push_back({point.url, point.place == Place::Query ? point.name() : point.label(), point.source});
   }
+  if (options.classic && !prober.stopped())
+    header_checks(s, header_points(crawled, options.scan.user_agent, limits::owasp::kHeaderPages), result.tested);
   if (options.xxe)
     for (const auto& url : xml_endpoints(crawled, limits::oast::kXmlEndpoints)) {
       if (prober.stopped()) break;

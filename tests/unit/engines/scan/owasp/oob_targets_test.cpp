@@ -64,7 +64,7 @@ BOOST_AUTO_TEST_CASE(xml_endpoints_in_order_same_origin_without_duplicates) {
 }
 
 BOOST_AUTO_TEST_CASE(url_points_keep_only_url_like_parameters) {
-  Point a{"http://h/fetch", "GET", {{"url", "http://feeds.example/"}, {"lang", "en"}}, 0, "link"};
+  Point a{"http://h/fetch", "GET", Place::Query, {{"url", "http://feeds.example/"}, {"lang", "en"}}, 0, "link", ""};
   Point b = a;
   b.index = 1;
   auto got = url_points({a, b}, 10);
