@@ -166,20 +166,21 @@ inline constexpr std::size_t kSkippedListed = 500;                  // skipped t
 
 // The OWASP active scan (engines/scan/owasp, docs/scan.md "OWASP scan").
 namespace dozor::limits::owasp {
-inline constexpr int kRequestsPerSecond = 10;               // per origin, the crawl included
-inline constexpr std::size_t kRequestCap = 3000;            // requests of one scan, the crawl excluded
-inline constexpr std::int64_t kScanBudgetMs = 90000;        // a whole scan, crawl included (nginx waits 120 s)
-inline constexpr std::int64_t kCrawlShareMs = 20000;        // at most this much of it crawling
-inline constexpr std::size_t kInjectionPoints = 200;        // parameters tested (URL × parameter)
-inline constexpr std::size_t kCorsTargets = 5;              // distinct pages asked with a foreign Origin
-inline constexpr int kSleepSeconds = 2;                     // time-based probes sleep this, then twice this
-inline constexpr std::size_t kExcerptChars = 300;           // response excerpt of a finding's evidence
-inline constexpr std::size_t kSqlErrorPatterns = 200;       // patterns in share/audit/owasp/sql_errors.json
-inline constexpr std::size_t kNotifiedTitles = 5;           // titles a "new serious findings" message lists
-inline constexpr std::size_t kPathPoints = 20;              // numeric path segments tested (one URL per pattern)
-inline constexpr std::size_t kHeaderPages = 20;             // pages whose User-Agent and Referer are probed
-inline constexpr std::size_t kDomScriptBytes = 256 * 1024;  // inline script text read per page for DOM sinks
-inline constexpr std::size_t kDomPages = 50;                // pages whose inline scripts are read
+inline constexpr int kRequestsPerSecond = 10;          // per origin, the crawl included
+inline constexpr std::size_t kRequestCap = 3000;       // requests of one scan, the crawl excluded
+inline constexpr std::int64_t kScanBudgetMs = 90000;   // a whole scan, crawl included (nginx waits 120 s)
+inline constexpr std::int64_t kCrawlShareMs = 20000;   // at most this much of it crawling
+inline constexpr std::size_t kInjectionPoints = 200;   // parameters tested (URL × parameter)
+inline constexpr std::size_t kCorsTargets = 5;         // distinct pages asked with a foreign Origin
+inline constexpr int kSleepSeconds = 2;                // time-based probes sleep this, then twice this
+inline constexpr std::size_t kExcerptChars = 300;      // response excerpt of a finding's evidence
+inline constexpr std::size_t kSqlErrorPatterns = 200;  // patterns in share/audit/owasp/sql_errors.json
+inline constexpr std::size_t kNotifiedTitles = 5;      // titles a "new serious findings" message lists
+inline constexpr std::size_t kPathPoints = 20;         // numeric path segments tested (one URL per pattern)
+inline constexpr std::size_t kHeaderPages = 20;        // pages whose User-Agent and Referer are probed
+inline constexpr std::size_t kDomPages = 50;           // pages whose inline scripts are read
+// Inline script text read per page for DOM sinks.
+inline constexpr std::size_t kDomScriptBytes = std::size_t{256} * 1024;
 }  // namespace dozor::limits::owasp
 
 // Endpoint discovery (engines/scan/endpoints, docs/scan.md "Endpoint discovery").

@@ -57,11 +57,13 @@ Outcome output_based(Scan& scan, const Point& point, const Baseline& base, const
     if (!answer) return Outcome::Stopped;
     auto at = answer->body.find(expected);
     if (at == std::string::npos) return Outcome::NotFound;
-    if (round == 0)
-      first = evidence_of(
-          request, *answer, excerpt_around(answer->body, at, expected.size(), limits::owasp::kExcerptChars),
-          "The answer holds " + expected + ": a shell expanded $((" + std::to_string(a) + "*" + std::to_string(b) +
-              ")) after the separator " + sep + "; a second pair of numbers was computed too.");
+    if (round == 0) {
+      std::string note = "The answer holds " + expected + ": a shell expanded $((";
+      note += std::to_string(a) + "*" + std::to_string(b) + ")) after the separator " + sep;
+      note += "; a second pair of numbers was computed too.";
+      first = evidence_of(request, *answer,
+                          excerpt_around(answer->body, at, expected.size(), limits::owasp::kExcerptChars), note);
+    }
   }
   auto f = make_finding(kOutput, "certain", where_of(point));
   f.evidence.push_back(std::move(first));
