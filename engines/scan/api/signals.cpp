@@ -209,7 +209,7 @@ std::optional<TraceMatch> find_stack_trace(std::string_view body) {
   return best;
 }
 
-std::vector<SensitiveField> sensitive_fields(const boost::json::value& answer, bool tokens_expected) {
+std::vector<SensitiveField> sensitive_json_fields(const boost::json::value& answer, bool tokens_expected) {
   Walker w{tokens_expected, {}, 0};
   w.walk(answer, "", 0);
   return std::move(w.hits);
@@ -218,7 +218,7 @@ std::vector<SensitiveField> sensitive_fields(const boost::json::value& answer, b
 std::vector<SensitiveField> sensitive_fields(std::string_view body, bool tokens_expected) {
   auto v = parse_bounded(body);
   if (!v) return {};
-  return sensitive_fields(*v, tokens_expected);
+  return sensitive_json_fields(*v, tokens_expected);
 }
 
 bool luhn_valid(std::string_view digits) {

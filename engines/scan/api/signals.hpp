@@ -32,7 +32,7 @@ struct SensitiveField {
 // api_key, token …; token names only when `tokens_expected` is false) with a non-empty value, by
 // value (password hashes of crypt formats, payment card numbers passing Luhn), and SNILS/INN
 // under their names with valid check digits. At most limits::api::kSensitiveHits.
-std::vector<SensitiveField> sensitive_fields(const boost::json::value& answer, bool tokens_expected);
+std::vector<SensitiveField> sensitive_json_fields(const boost::json::value& answer, bool tokens_expected);
 
 // The same for an answer's text: nothing unless it parses as JSON.
 std::vector<SensitiveField> sensitive_fields(std::string_view body, bool tokens_expected);

@@ -49,9 +49,9 @@ BOOST_AUTO_TEST_CASE(a_python_pyjwt_style_token_parses_and_exp_is_seen) {
 BOOST_AUTO_TEST_CASE(anything_else_is_not_a_token) {
   for (const char* text : {"", "a.b", "a.b.c.d", "eyJ.eyJ.", "not a token", "eyJhbGciOiJub25lIn0.bm90IGpzb24.",
                            "eyJhbGciOiJub25lIn0.W10.", "e30.e30.%%%", "e30.e30.c2ln!"})
-    BOOST_TEST(!parse_jwt(text), text);
-  BOOST_TEST(parse_jwt("e30.e30."));  // {}.{}. with an empty signature is well-formed
-  BOOST_TEST(!parse_jwt(std::string(dozor::limits::api::kJwtBytes + 1, 'e')));
+    BOOST_TEST(!parse_jwt(text).has_value(), text);
+  BOOST_TEST(parse_jwt("e30.e30.").has_value());  // {}.{}. with an empty signature is well-formed
+  BOOST_TEST(!parse_jwt(std::string(dozor::limits::api::kJwtBytes + 1, 'e')).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(the_alg_none_twin_keeps_the_claims_and_has_no_signature) {
@@ -75,7 +75,7 @@ BOOST_AUTO_TEST_CASE(a_badly_signed_twin_has_the_same_claims_and_another_signatu
   auto bad = forge_bad_signature(*jwt);
   BOOST_TEST(bad != token);
   BOOST_TEST(bad.substr(0, bad.rfind('.')) == jwt->signing_input);
-  BOOST_TEST(!crack_hs256(*parse_jwt(bad), {"k"}));
+  BOOST_TEST(!crack_hs256(*parse_jwt(bad), {"k"}).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_weak_secret_is_cracked_and_a_strong_one_is_not) {
@@ -87,9 +87,9 @@ BOOST_AUTO_TEST_CASE(a_weak_secret_is_cracked_and_a_strong_one_is_not) {
   BOOST_TEST(*found == "changeme");
   auto strong = parse_jwt(sign_hs256({{"sub", "2"}}, "k9Vq2x7ZbLr0Tw4N8cYpHs1dFe6JuGa3"));
   BOOST_REQUIRE(strong);
-  BOOST_TEST(!crack_hs256(*strong, words));
+  BOOST_TEST(!crack_hs256(*strong, words).has_value());
   auto none = parse_jwt(forge_none(*weak));
-  BOOST_TEST(!crack_hs256(*none, words));  // nothing to crack without an HS256 signature
+  BOOST_TEST(!crack_hs256(*none, words).has_value());  // nothing to crack without an HS256 signature
 }
 
 BOOST_AUTO_TEST_CASE(tokens_are_found_in_bodies_and_headers_once_each) {
