@@ -37,8 +37,8 @@ const std::vector<KindSpec>& kinds() {
        {{"timeout", limits::endpoints::kTimeoutMin, limits::endpoints::kTimeoutMax,
          limits::endpoints::kTimeoutDefault}},
        true},
-      {"api-check", {{"max_operations", 1, static_cast<int>(limits::api::kOperations),
-                      static_cast<int>(limits::api::kOperations)}},
+      {"api-check",
+       {{"max_operations", 1, static_cast<int>(limits::api::kOperations), static_cast<int>(limits::api::kOperations)}},
        true},
   };
   return all;
@@ -144,7 +144,8 @@ TaskOutcome run_api_check(const TaskEnv& env, const TaskSpec& task, const Cancel
   o.budget = task_budget(env);
   o.cancelled = [cancel] { return cancel.cancelled(); };
   progress(0, "api-check");
-  auto r = api::check(task.target, env.egress, env.audit_data->endpoint_paths, env.audit_data->jwt_secrets, std::move(o));
+  auto r =
+      api::check(task.target, env.egress, env.audit_data->endpoint_paths, env.audit_data->jwt_secrets, std::move(o));
   return {api::to_json(r), std::nullopt};
 }
 

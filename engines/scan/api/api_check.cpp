@@ -31,72 +31,120 @@ constexpr const char* kMalformedValue = "dozor'\"[{";
 constexpr const char* kMalformedJson = R"({"dozor": [)";
 
 constexpr FindingText kGraphqlText{
-    "api-graphql-introspection", "GraphQL introspection is enabled", Sev::Medium, "A05:2021", 200,
+    "api-graphql-introspection",
+    "GraphQL introspection is enabled",
+    Sev::Medium,
+    "A05:2021",
+    200,
     "The GraphQL endpoint answers the introspection query: anyone can read the whole schema — every type, query, "
     "mutation and field, internal ones included — and aim attacks at it.",
     "Turn introspection off in production (or allow it only to authenticated developers); publish the schema "
     "deliberately if clients need it."};
 constexpr FindingText kMissingAuthText{
-    "api-missing-auth", "API operation answers without credentials", Sev::High, "A01:2021", 306,
+    "api-missing-auth",
+    "API operation answers without credentials",
+    Sev::High,
+    "A01:2021",
+    306,
     "The API document declares that this operation requires authentication, but it answered successfully to a request "
     "without any credentials.",
     "Enforce the declared security scheme on every operation on the server side (a default-deny middleware), and "
     "test that unauthenticated requests get 401."};
 constexpr FindingText kStackTraceText{
-    "api-stack-trace", "API answers a malformed value with a stack trace", Sev::Medium, "A05:2021", 209,
+    "api-stack-trace",
+    "API answers a malformed value with a stack trace",
+    Sev::Medium,
+    "A05:2021",
+    209,
     "A malformed parameter made the API answer with a stack trace: file paths, function names, framework versions "
     "and code structure help an attacker.",
     "Validate input and answer errors with a short generic message and status (400/422); log the details on the "
     "server only; turn debug mode off in production."};
 constexpr FindingText kCorsText{
-    "api-cors-credentials", "API allows any origin with credentials (CORS)", Sev::High, "A01:2021", 942,
+    "api-cors-credentials",
+    "API allows any origin with credentials (CORS)",
+    Sev::High,
+    "A01:2021",
+    942,
     "The API copies the request's Origin into Access-Control-Allow-Origin and allows credentials: a page on any site "
     "can call the API with the visitor's cookies and read the answers.",
     "Answer CORS requests only for an explicit allow-list of trusted origins; never reflect the Origin header with "
     "Access-Control-Allow-Credentials: true."};
 constexpr FindingText kRateLimitText{
-    "api-no-rate-limit-headers", "API answers carry no rate-limit headers", Sev::Low, "A04:2021", 770,
+    "api-no-rate-limit-headers",
+    "API answers carry no rate-limit headers",
+    Sev::Low,
+    "A04:2021",
+    770,
     "No answer of the API carried RateLimit-*, X-RateLimit-* or Retry-After headers: either nothing limits how fast "
     "a client may call it (brute force, scraping, resource exhaustion) or clients are not told the limit.",
     "Limit the request rate per client and per credential (at the gateway or in the application) and announce the "
     "limits with RateLimit headers; answer 429 with Retry-After past them."};
 constexpr FindingText kMethodText{
-    "api-dangerous-method", "API accepts a dangerous HTTP method", Sev::Medium, "A05:2021", 749,
+    "api-dangerous-method",
+    "API accepts a dangerous HTTP method",
+    Sev::Medium,
+    "A05:2021",
+    749,
     "The server accepted a method the API does not document on a path that does not exist (PUT, DELETE) or echoed "
     "the request (TRACE): resources may be written or deleted, and TRACE helps cross-site tracing.",
     "Allow only the methods each route needs; answer others with 405; disable TRACE and WebDAV methods in the web "
     "server."};
 constexpr FindingText kEnumerationText{
-    "api-id-enumeration", "API objects can be enumerated by id without credentials", Sev::High, "A01:2021", 639,
+    "api-id-enumeration",
+    "API objects can be enumerated by id without credentials",
+    Sev::High,
+    "A01:2021",
+    639,
     "Sequential ids of a resource that belongs to people answered with different objects to requests without "
     "credentials: anyone can walk the ids and download every record (IDOR/BOLA).",
     "Require authentication and check that the caller owns (or may read) each object; prefer unguessable ids "
     "(UUIDs) in URLs as a second line of defence."};
 constexpr FindingText kSensitiveText{
-    "api-sensitive-data", "API answer exposes sensitive fields", Sev::High, "A01:2021", 200,
+    "api-sensitive-data",
+    "API answer exposes sensitive fields",
+    Sev::High,
+    "A01:2021",
+    200,
     "An answer of the API carries fields that hold secrets or personal identifiers (passwords, password hashes, "
     "keys, tokens, card numbers, SNILS, INN).",
     "Return only the fields a client needs (explicit response models); never send password hashes or secrets; mask "
     "card numbers and personal identifiers."};
 constexpr FindingText kAlgNoneText{
-    "api-jwt-alg-none", "API accepts JWTs with alg none", Sev::Critical, "A07:2021", 347,
+    "api-jwt-alg-none",
+    "API accepts JWTs with alg none",
+    Sev::Critical,
+    "A07:2021",
+    347,
     "A token with \"alg\": \"none\" and no signature was accepted by an operation that refuses requests without "
     "credentials: anyone can forge a token for any user.",
     "Verify every token with a fixed, expected algorithm and key (never the algorithm the token names); reject "
     "alg none."};
 constexpr FindingText kNoVerifyText{
-    "api-jwt-signature-not-verified", "API does not verify JWT signatures", Sev::Critical, "A07:2021", 347,
+    "api-jwt-signature-not-verified",
+    "API does not verify JWT signatures",
+    Sev::Critical,
+    "A07:2021",
+    347,
     "A token signed with a random key was accepted by an operation that refuses requests without credentials: the "
     "server reads tokens without checking their signature, so anyone can forge one.",
     "Verify the signature of every token with the server's key and a fixed algorithm before trusting its claims."};
 constexpr FindingText kWeakSecretText{
-    "api-jwt-weak-secret", "JWT signed with a guessable secret", Sev::High, "A02:2021", 326,
+    "api-jwt-weak-secret",
+    "JWT signed with a guessable secret",
+    Sev::High,
+    "A02:2021",
+    326,
     "A token the API hands out or documents is signed HS256 with a secret from a short public wordlist: anyone can "
     "sign tokens of their own with any claims.",
     "Sign with a random secret of at least 256 bits kept out of source code (or with an asymmetric key); rotate "
     "the secret, which invalidates every token signed with the old one."};
 constexpr FindingText kNoExpText{
-    "api-jwt-no-exp", "JWT without expiry (exp)", Sev::Medium, "A07:2021", 613,
+    "api-jwt-no-exp",
+    "JWT without expiry (exp)",
+    Sev::Medium,
+    "A07:2021",
+    613,
     "A token the API hands out or documents has no \"exp\" claim: it stays valid forever, so a leaked token is a "
     "permanent key.",
     "Give tokens a short lifetime (exp) and refresh them; keep a way to revoke them."};
@@ -177,11 +225,10 @@ class Checker {
       check_tokens();
       if (api_answers_ > 0 && !rate_limited_ && first_unlimited_)
         add(kRateLimitText, "firm", origin_,
-            owasp::evidence_of(first_unlimited_->request, first_unlimited_->answer,
-                               first_unlimited_->answer.exchanges.empty()
-                                   ? ""
-                                   : first_unlimited_->answer.exchanges.back().status_line,
-                               "None of the API's answers carried a rate-limit header."));
+            owasp::evidence_of(
+                first_unlimited_->request, first_unlimited_->answer,
+                first_unlimited_->answer.exchanges.empty() ? "" : first_unlimited_->answer.exchanges.back().status_line,
+                "None of the API's answers carried a rate-limit header."));
     }
     if (prober_.stopped()) result_.stopped = prober_.stop_reason();
     result_.requests = prober_.sent();
@@ -236,7 +283,8 @@ class Checker {
     if (page && ok2xx(*page)) {
       auto facts = crawl::extract_html(page->body, page->final_url.empty() ? result_.target : page->final_url);
       for (const auto& link : facts.links)
-        if (candidates.size() < L::kDocumentLinks && net::origin_of(link.url) == origin_ && names_api_document(link.url))
+        if (candidates.size() < L::kDocumentLinks && net::origin_of(link.url) == origin_ &&
+            names_api_document(link.url))
           candidates.push_back(link.url);
     }
     for (const auto& p : paths_.documents()) candidates.push_back(origin_ + p);
@@ -262,9 +310,11 @@ class Checker {
 
   void find_graphql() {
     std::vector<std::string> urls;
+    urls.reserve(kGraphqlPaths.size() + ops_.size());
     for (const auto* p : kGraphqlPaths) urls.push_back(origin_ + p);
     for (const auto& op : ops_)
-      if (op.op.method == "POST" && op.op.path.find("graphql") != std::string::npos && op.op.path.find('{') == std::string::npos)
+      if (op.op.method == "POST" && op.op.path.find("graphql") != std::string::npos &&
+          op.op.path.find('{') == std::string::npos)
         urls.push_back(op.origin + op.op.path);
     std::set<std::string> asked;
     for (const auto& url : urls) {
@@ -311,7 +361,8 @@ class Checker {
     auto creds = net::first_header(heads, "access-control-allow-credentials");
     if (allow && *allow == cors_origin && creds && *creds == "true")
       add(kCorsText, "certain", origin_,
-          owasp::evidence_of(req, a, "Access-Control-Allow-Origin: " + *allow + "\nAccess-Control-Allow-Credentials: true",
+          owasp::evidence_of(req, a,
+                             "Access-Control-Allow-Origin: " + *allow + "\nAccess-Control-Allow-Credentials: true",
                              "The answer allows the origin sent in the request, which no site owns."));
   }
 
@@ -417,8 +468,10 @@ class Checker {
     if (ok2xx(*a)) {
       if (o.op.secured)
         add(kMissingAuthText, "certain", o.name(),
-            owasp::evidence_of(req, *a, a->exchanges.empty() ? excerpt(a->body) : a->exchanges.back().status_line + "\n" + excerpt(a->body),
-                               "A write without credentials succeeded; the document declares a security requirement."));
+            owasp::evidence_of(
+                req, *a,
+                a->exchanges.empty() ? excerpt(a->body) : a->exchanges.back().status_line + "\n" + excerpt(a->body),
+                "A write without credentials succeeded; the document declares a security requirement."));
       check_sensitive(o, req, *a);
     }
     if (m == "DELETE") return;
@@ -475,8 +528,8 @@ class Checker {
       auto where = "token from " + token_source(x);
       if (!jwt->has_exp())
         add(kNoExpText, "certain", where,
-            owasp::evidence_of(x.request, x.answer, proof, "The token's claims have no exp: " +
-                                                               boost::json::serialize(jwt->payload)));
+            owasp::evidence_of(x.request, x.answer, proof,
+                               "The token's claims have no exp: " + boost::json::serialize(jwt->payload)));
       if (auto secret = crack_hs256(*jwt, secrets_.secrets()))
         add(kWeakSecretText, "certain", where,
             owasp::evidence_of(x.request, x.answer, proof,
@@ -502,13 +555,15 @@ class Checker {
       add(kNoVerifyText, "certain", *protected_,
           owasp::evidence_of(control, *c, excerpt(c->body),
                              "Without a token this operation answers 401/403; with a token signed by a random key, "
-                             "status " + std::to_string(c->status) + "."));
+                             "status " +
+                                 std::to_string(c->status) + "."));
       return;
     }
     add(kAlgNoneText, "certain", *protected_,
         owasp::evidence_of(none, *a, excerpt(a->body),
                            "Without a token this operation answers 401/403, with a wrongly signed token " +
-                               std::to_string(c->status) + "; with an alg none token, " + std::to_string(a->status) + "."));
+                               std::to_string(c->status) + "; with an alg none token, " + std::to_string(a->status) +
+                               "."));
   }
 
   const endpoints::Paths& paths_;

@@ -100,8 +100,8 @@ std::string forge_none(const Jwt& like) {
 }
 
 std::string sign_hs256(const boost::json::object& payload, std::string_view secret) {
-  auto input =
-      auth::base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." + auth::base64url_encode(boost::json::serialize(payload));
+  auto input = auth::base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." +
+               auth::base64url_encode(boost::json::serialize(payload));
   return input + "." + auth::base64url_encode(hmac_sha256(secret, input));
 }
 
@@ -135,17 +135,25 @@ JwtSecrets JwtSecrets::parse(std::string_view text) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line_no == 1) {
       constexpr std::string_view kHead = "# dozor jwt-secrets ";
-      if (line.rfind(kHead, 0) != 0 || line.size() == kHead.size()) fail("the first line must be '# dozor jwt-secrets <version>'");
+      if (line.rfind(kHead, 0) != 0 || line.size() == kHead.size())
+        fail("the first line must be '# dozor jwt-secrets <version>'");
       out.version_ = line.substr(kHead.size());
       continue;
     }
     if (!line.empty() && line[0] == '#') continue;
     auto where = " (line " + std::to_string(line_no) + ")";
     if (line.empty()) fail("an empty entry" + where);
-    if (line.size() > L::kJwtSecretBytes) fail("an entry longer than " + std::to_string(L::kJwtSecretBytes) + " bytes" + where);
+    if (line.size() > L::kJwtSecretBytes)
+      fail("an entry longer than " + std::to_string(L::kJwtSecretBytes) + " bytes" + where);
     for (char ch : line)
       if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) fail("a control character" + where);
-    if (!seen.insert(line).second) fail("'" + line + "' is listed twice" + where);
+    if (!seen.insert(line).second) {
+      std::string msg = "'";
+      msg += line;
+      msg += "' is listed twice";
+      msg += where;
+      fail(msg);
+    }
     out.secrets_.push_back(std::move(line));
     if (out.secrets_.size() > L::kJwtSecrets) fail("more than " + std::to_string(L::kJwtSecrets) + " entries");
   }

@@ -24,12 +24,14 @@ constexpr std::array<Signature, 11> kSignatures{{
     {"python", R"(File "[^"\n]{1,300}", line \d+, in [\w<>]+)"},
     {"java", R"(\n\s*at [\w$./]{1,300}\([\w$]{1,100}\.(?:java|kt|scala):\d+\))"},
     {"java", R"(Exception in thread "[^"\n]{1,100}" [\w$.]+(?:Exception|Error))"},
-    {"php", R"((?:Fatal error|Parse error|Warning|Notice)(?:</b>)?:\s.{1,500}? in (?:<b>)?[^\s<]{1,300}\.php(?:</b>)? on line (?:<b>)?\d+)"},
+    {"php",
+     R"((?:Fatal error|Parse error|Warning|Notice)(?:</b>)?:\s.{1,500}? in (?:<b>)?[^\s<]{1,300}\.php(?:</b>)? on line (?:<b>)?\d+)"},
     {"php", R"(Stack trace:\s*\n?#0 [^\n]{1,300}\.php\(\d+\))"},
     {"dotnet", R"(\bat [\w.`<>$]{1,300}\([^)\n]{0,300}\) in [^\n]{1,300}\.(?:cs|vb):line \d+)"},
     {"dotnet", R"(Server Error in '[^'\n]{0,200}' Application\.)"},
     {"dotnet", R"(\n\s*at (?:[\w.`<>$]+\.){2,}[\w<>$]+\([^)\n]{0,300}\)\s*\n\s*at )"},
-    {"node", R"(\n\s*at (?:async )?[^\n]{0,200}\(?(?:/|[A-Za-z]:\\|file://)[^\n]{1,300}\.(?:js|mjs|cjs|ts):\d+:\d+\)?)"},
+    {"node",
+     R"(\n\s*at (?:async )?[^\n]{0,200}\(?(?:/|[A-Za-z]:\\|file://)[^\n]{1,300}\.(?:js|mjs|cjs|ts):\d+:\d+\)?)"},
     {"node", R"(\n\s*at [^\n]{0,200}\(node:internal/[^\n]{1,200}:\d+:\d+\))"},
 }};
 
@@ -39,6 +41,7 @@ const std::vector<std::unique_ptr<RE2>>& compiled() {
     RE2::Options o;
     o.set_log_errors(false);
     o.set_max_mem(8 << 20);
+    out.reserve(kSignatures.size());
     for (const auto& s : kSignatures) out.push_back(std::make_unique<RE2>(s.pattern, o));
     return out;
   }();
@@ -60,26 +63,28 @@ bool ends_with(std::string_view s, std::string_view tail) {
 
 // What a field's name says it holds ("" for nothing sensitive), on the name without separators.
 std::string kind_by_name(const std::string& key, bool tokens_expected) {
-  static constexpr std::array<std::string_view, 9> kHash{"passwordhash", "passwdhash", "pwdhash",   "hashedpassword",
-                                                         "passhash",     "pwhash",     "passworddigest", "hash",
-                                                         "passwordsalt"};
+  static constexpr std::array<std::string_view, 9> kHash{"passwordhash",   "passwdhash", "pwdhash",
+                                                         "hashedpassword", "passhash",   "pwhash",
+                                                         "passworddigest", "hash",       "passwordsalt"};
   for (auto h : kHash)
     if (key == h) return "password hash";
   static constexpr std::array<std::string_view, 5> kPassword{"password", "passwd", "pwd", "pass", "userpassword"};
   for (auto p : kPassword)
     if (key == p) return "password";
   if (ends_with(key, "password")) return "password";
-  static constexpr std::array<std::string_view, 9> kSecret{"secret",    "clientsecret", "apisecret", "apikey",  "privatekey",
-                                                           "secretkey", "accesskey",    "signingkey", "otpsecret"};
+  static constexpr std::array<std::string_view, 9> kSecret{"secret",    "clientsecret", "apisecret",
+                                                           "apikey",    "privatekey",   "secretkey",
+                                                           "accesskey", "signingkey",   "otpsecret"};
   for (auto s : kSecret)
     if (key == s) return "secret";
   if (ends_with(key, "secret")) return "secret";
-  static constexpr std::array<std::string_view, 6> kToken{"token",       "accesstoken", "refreshtoken",
+  static constexpr std::array<std::string_view, 6> kToken{"token",        "accesstoken", "refreshtoken",
                                                           "sessiontoken", "authtoken",   "idtoken"};
   if (!tokens_expected)
     for (auto t : kToken)
       if (key == t) return "token";
-  static constexpr std::array<std::string_view, 6> kCard{"card", "cardnumber", "creditcard", "ccnumber", "pan", "cardno"};
+  static constexpr std::array<std::string_view, 6> kCard{"card",     "cardnumber", "creditcard",
+                                                         "ccnumber", "pan",        "cardno"};
   for (auto c : kCard)
     if (key == c) return "card number";
   return "";
@@ -97,7 +102,8 @@ std::string digits_of(std::string_view s) {
 }
 
 bool crypt_hash(std::string_view v) {
-  static const RE2 re(R"(^(?:\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}|\$argon2(?:id|i|d)\$\S{20,}|\$[156]\$[^$]{1,16}\$[./A-Za-z0-9]{22,}|pbkdf2_sha256\$\d+\$\S+|\{SSHA\}\S+)$)");
+  static const RE2 re(
+      R"(^(?:\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}|\$argon2(?:id|i|d)\$\S{20,}|\$[156]\$[^$]{1,16}\$[./A-Za-z0-9]{22,}|pbkdf2_sha256\$\d+\$\S+|\{SSHA\}\S+)$)");
   return v.size() < 512 && RE2::FullMatch(re2::StringPiece(v.data(), v.size()), re);
 }
 
@@ -161,7 +167,9 @@ struct Walker {
     if (v.is_object()) {
       for (const auto& kv : v.as_object()) {
         std::string key(kv.key());
-        auto child = path.empty() ? key : path + "." + key;
+        std::string child = path;
+        if (!child.empty()) child += '.';
+        child += key;
         if (kv.value().is_structured())
           walk(kv.value(), child, depth + 1);
         else

@@ -23,8 +23,8 @@ struct TraceMatch {
 std::optional<TraceMatch> find_stack_trace(std::string_view body);
 
 struct SensitiveField {
-  std::string path;  // "user.password_hash", "items[0].card"
-  std::string kind;  // password | password hash | secret | token | card number | SNILS | INN
+  std::string path;           // "user.password_hash", "items[0].card"
+  std::string kind;           // password | password hash | secret | token | card number | SNILS | INN
   std::string value_excerpt;  // the value, masked past its first characters
 };
 

@@ -24,7 +24,9 @@ BOOST_AUTO_TEST_CASE(stack_traces_of_each_platform_are_recognised) {
        "java.base/java.lang.NumberFormatException.forInputString(NumberFormatException.java:67)\n\tat "
        "com.shop.UserController.get(UserController.java:42)"},
       {"java", "Exception in thread \"main\" java.lang.IllegalStateException: boom"},
-      {"php", "<b>Fatal error</b>:  Uncaught TypeError: x in /var/www/html/api.php:10 in <b>/var/www/html/api.php</b> on line <b>10</b>"},
+      {"php",
+       "<b>Fatal error</b>:  Uncaught TypeError: x in /var/www/html/api.php:10 in <b>/var/www/html/api.php</b> on line "
+       "<b>10</b>"},
       {"php", "PHP Warning:  Undefined variable $id in /var/www/api/user.php on line 7"},
       {"php", "Stack trace:\n#0 /var/www/html/index.php(12): find_user('x')\n#1 {main}"},
       {"dotnet",
@@ -32,7 +34,8 @@ BOOST_AUTO_TEST_CASE(stack_traces_of_each_platform_are_recognised) {
        "Shop.Api.UsersController.Get(String id) in C:\\src\\Shop\\UsersController.cs:line 31"},
       {"dotnet", "<h1>Server Error in '/' Application.</h1>"},
       {"node",
-       "TypeError: Cannot read properties of undefined (reading 'id')\n    at getUser (/srv/app/routes/users.js:17:24)\n"
+       "TypeError: Cannot read properties of undefined (reading 'id')\n    at getUser "
+       "(/srv/app/routes/users.js:17:24)\n"
        "    at Layer.handle [as handle_request] (/srv/app/node_modules/express/lib/router/layer.js:95:5)"},
       {"node", "Error: bad\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)"},
   };
@@ -47,9 +50,9 @@ BOOST_AUTO_TEST_CASE(stack_traces_of_each_platform_are_recognised) {
 
 BOOST_AUTO_TEST_CASE(ordinary_error_answers_are_not_stack_traces) {
   for (const char* body : {"", R"({"detail":"id must be an integer"})", "Not Found",
-                           "<h1>500 Internal Server Error</h1><p>Something went wrong.</p>",
-                           "ValueError: invalid id", "NullPointerException", "see line 12 of the manual",
-                           "Warning: the file was not found", "at home (we are closed)"})
+                           "<h1>500 Internal Server Error</h1><p>Something went wrong.</p>", "ValueError: invalid id",
+                           "NullPointerException", "see line 12 of the manual", "Warning: the file was not found",
+                           "at home (we are closed)"})
     BOOST_TEST(!find_stack_trace(body).has_value(), body);
 }
 
@@ -85,8 +88,8 @@ BOOST_AUTO_TEST_CASE(check_digits) {
   BOOST_TEST(!luhn_valid("4111111111111112"));
   BOOST_TEST(snils_valid("11223344595"));
   BOOST_TEST(!snils_valid("11223344596"));
-  BOOST_TEST(inn_valid("7707083893"));      // an organisation
-  BOOST_TEST(inn_valid("500100732259"));    // a person
+  BOOST_TEST(inn_valid("7707083893"));    // an organisation
+  BOOST_TEST(inn_valid("500100732259"));  // a person
   BOOST_TEST(!inn_valid("500100732250"));
   BOOST_TEST(!inn_valid("123"));
 }
@@ -94,7 +97,8 @@ BOOST_AUTO_TEST_CASE(check_digits) {
 BOOST_AUTO_TEST_CASE(graphql_introspection_answers) {
   BOOST_TEST(introspection_query_type(R"({"data":{"__schema":{"queryType":{"name":"Query"}}}})").value_or("") ==
              "Query");
-  BOOST_TEST(!introspection_query_type(R"({"errors":[{"message":"GraphQL introspection is not allowed"}]})").has_value());
+  BOOST_TEST(
+      !introspection_query_type(R"({"errors":[{"message":"GraphQL introspection is not allowed"}]})").has_value());
   BOOST_TEST(!introspection_query_type(R"({"data":{"__schema":null}})").has_value());
   BOOST_TEST(!introspection_query_type(R"({"data":{"__schema":{"queryType":{"name":""}}}})").has_value());
   BOOST_TEST(!introspection_query_type("<html>__schema queryType</html>").has_value());
