@@ -220,3 +220,25 @@ inline constexpr std::size_t kPathChars = 2048;         // characters of a hit's
 inline constexpr std::size_t kXmlEndpoints = 10;        // endpoints sent XML documents per scan
 inline constexpr std::size_t kSsrfPoints = 30;          // URL-like parameters probed per scan
 }  // namespace dozor::limits::oast
+
+// The API check (engines/scan/api, docs/scan.md "API check").
+namespace dozor::limits::api {
+inline constexpr int kRequestsPerSecond = 10;                       // per origin
+inline constexpr std::size_t kRequestCap = 600;                     // requests of one check
+inline constexpr std::int64_t kBudgetMs = 60000;                    // an inline check (tasks: tasks.task_seconds)
+inline constexpr std::size_t kDocuments = 3;                        // OpenAPI/Swagger documents read per check
+inline constexpr std::size_t kDocumentLinks = 10;                   // document-like links read from the target page
+inline constexpr std::size_t kOperations = 60;                      // operations checked (all documents together)
+inline constexpr std::size_t kGraphqlPaths = 8;                     // GraphQL locations asked
+inline constexpr std::size_t kCorsProbes = 5;                       // operations asked with a foreign Origin
+inline constexpr std::size_t kBodyBytes = std::size_t{256} * 1024;  // answer bytes judged
+inline constexpr std::size_t kExcerptChars = 300;                   // response excerpt of a finding's evidence
+inline constexpr std::size_t kJwtBytes = 8192;                      // a token longer than this is not parsed
+inline constexpr std::size_t kJwtsHarvested = 10;                   // distinct tokens kept from answers and documents
+inline constexpr std::size_t kJwtSecrets = 1000;                    // entries of share/audit/api/jwt-secrets.txt
+inline constexpr std::size_t kJwtSecretBytes = 128;                 // one entry
+inline constexpr std::size_t kJsonNodes = 20000;                    // values walked for sensitive fields per answer
+inline constexpr std::size_t kJsonDepth = 32;                       // nesting walked
+inline constexpr std::size_t kSensitiveHits = 10;                   // fields reported per answer
+inline constexpr int kEnumerationIds = 2;                           // ids 1..N asked without credentials
+}  // namespace dozor::limits::api

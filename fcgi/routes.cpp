@@ -141,6 +141,9 @@ Router build_router() {
   add("GET", "/api/security/scan-log", usr(h::scan_log), Access::User);
   // Issue 9 §2 (docs/scan.md "Endpoint discovery").
   add("GET", "/api/security/endpoints/{target_url:path}", usr(h::endpoints_discover), Access::User);
+  // Issue 9 §2 (docs/scan.md "API check"): the spec's route and its /api twin.
+  for (const char* prefix : {"/api/security", "/api"})
+    add("POST", std::string(prefix) + "/api-check/{target_url:path}", usr(h::api_check), Access::User);
   // XXE and SSRF (docs/scan.md "XXE and SSRF"); /oast/{token}[/…] records a target's interaction,
   // any method, no token (the probe's token is the secret). HEAD is the GET route's.
   add("GET", "/api/audit/xxe/{target_url:path}", usr(h::audit_xxe), Access::User);

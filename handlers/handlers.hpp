@@ -105,5 +105,6 @@ Response scan_log(UserContext& ctx);
 Response audit_geo(UserContext& ctx);
 Response scanner_run(UserContext& ctx);         // handlers/scanner.cpp: the template scanner
 Response endpoints_discover(UserContext& ctx);  // handlers/endpoints.cpp: endpoint discovery
+Response api_check(UserContext& ctx);           // handlers/api_check.cpp: the API check
 
 }  // namespace dozor::handlers

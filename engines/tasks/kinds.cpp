@@ -7,6 +7,7 @@
 #include "engines/audit/store.hpp"
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
+#include "engines/scan/api/api_check.hpp"
 #include "engines/scan/endpoints/discover.hpp"
 #include "engines/scan/oast/store.hpp"
 #include "engines/scan/owasp/owasp.hpp"
@@ -35,6 +36,9 @@ const std::vector<KindSpec>& kinds() {
       {"endpoints",
        {{"timeout", limits::endpoints::kTimeoutMin, limits::endpoints::kTimeoutMax,
          limits::endpoints::kTimeoutDefault}},
+       true},
+      {"api-check",
+       {{"max_operations", 1, static_cast<int>(limits::api::kOperations), static_cast<int>(limits::api::kOperations)}},
        true},
   };
   return all;
@@ -132,6 +136,19 @@ TaskOutcome run_endpoints(const TaskEnv& env, const TaskSpec& task, const Cancel
   return {endpoints::to_json(r), std::nullopt};
 }
 
+TaskOutcome run_api_check(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
+                          const ProgressFn& progress) {
+  api::Options o;
+  o.max_operations = static_cast<std::size_t>(int_option(task.options, "max_operations"));
+  o.scan = task_scan(env, cancel);
+  o.budget = task_budget(env);
+  o.cancelled = [cancel] { return cancel.cancelled(); };
+  progress(0, "api-check");
+  auto r =
+      api::check(task.target, env.egress, env.audit_data->endpoint_paths, env.audit_data->jwt_secrets, std::move(o));
+  return {api::to_json(r), std::nullopt};
+}
+
 }  // namespace
 
 const KindSpec* find_kind(std::string_view name) {
@@ -157,6 +174,7 @@ TaskOutcome run_kind(const TaskEnv& env, const TaskSpec& task, const CancelToken
   if (!env.audit_data) throw std::runtime_error("audit data not loaded");
   if (task.kind == "owasp") return run_owasp(env, task, cancel, progress);
   if (task.kind == "endpoints") return run_endpoints(env, task, cancel, progress);
+  if (task.kind == "api-check") return run_api_check(env, task, cancel, progress);
   return run_audit(env, task, cancel, progress);
 }
 

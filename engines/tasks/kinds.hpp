@@ -34,7 +34,8 @@ struct KindSpec {
 };
 
 // "scan" (the full audit, geolocation included), "audit", "crawl", "owasp" (the active scan),
-// "scanner" (the template scan), "endpoints" (endpoint discovery); nullptr for any other name.
+// "scanner" (the template scan), "endpoints" (endpoint discovery), "api-check" (the API check);
+// nullptr for any other name.
 const KindSpec* find_kind(std::string_view name);
 // The names above in a sentence for an error message: "'scan', …, 'scanner' or 'endpoints'".
 std::string kind_list();

@@ -13,11 +13,11 @@ using namespace dozor::tasks;
 BOOST_AUTO_TEST_SUITE(task_kinds)
 
 BOOST_AUTO_TEST_CASE(the_kinds_this_version_runs_and_no_other) {
-  for (const char* name : {"scan", "audit", "crawl", "owasp", "scanner", "endpoints"})
+  for (const char* name : {"scan", "audit", "crawl", "owasp", "scanner", "endpoints", "api-check"})
     BOOST_TEST(find_kind(name) != nullptr, name);
-  for (const char* name : {"", "Scan", "OWASP", "scan ", "crawl\n", "api-check"})
+  for (const char* name : {"", "Scan", "OWASP", "scan ", "crawl\n", "api_check"})
     BOOST_TEST(find_kind(name) == nullptr, name);
-  BOOST_TEST(kind_list() == "'scan', 'audit', 'crawl', 'owasp', 'scanner' or 'endpoints'");
+  BOOST_TEST(kind_list() == "'scan', 'audit', 'crawl', 'owasp', 'scanner', 'endpoints' or 'api-check'");
 }
 
 BOOST_AUTO_TEST_CASE(endpoints_takes_a_timeout_within_the_route_bounds) {
@@ -27,6 +27,16 @@ BOOST_AUTO_TEST_CASE(endpoints_takes_a_timeout_within_the_route_bounds) {
   BOOST_TEST(opts[0].min == dozor::limits::endpoints::kTimeoutMin);
   BOOST_TEST(opts[0].max == dozor::limits::endpoints::kTimeoutMax);
   BOOST_TEST(opts[0].fallback == dozor::limits::endpoints::kTimeoutDefault);
+}
+
+BOOST_AUTO_TEST_CASE(api_check_takes_max_operations_within_the_route_bounds) {
+  const auto* kind = find_kind("api-check");
+  BOOST_REQUIRE(kind != nullptr);
+  BOOST_TEST(kind->active);
+  BOOST_REQUIRE(kind->options.size() == 1u);
+  BOOST_TEST(std::string(kind->options[0].name) == "max_operations");
+  BOOST_TEST(kind->options[0].min == 1);
+  BOOST_TEST(kind->options[0].max == static_cast<int>(dozor::limits::api::kOperations));
 }
 
 BOOST_AUTO_TEST_CASE(options_take_the_crawl_routes_bounds) {
