@@ -105,5 +105,6 @@ Response scan_log(UserContext& ctx);
 Response audit_geo(UserContext& ctx);
 Response scanner_run(UserContext& ctx);         // handlers/scanner.cpp: the template scanner
 Response endpoints_discover(UserContext& ctx);  // handlers/endpoints.cpp: endpoint discovery
+Response auth_scan(UserContext& ctx);           // handlers/auth_scan.cpp: the auth scan
 
 }  // namespace dozor::handlers

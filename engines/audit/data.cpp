@@ -14,6 +14,7 @@ std::shared_ptr<const AuditData> load_audit_data(const std::string& dir) {
       exposures::Data::load(dir),
       owasp::SqlErrors::load(dir),
       endpoints::Paths::load(dir),
+      authscan::DefaultCredentials::load(dir),
   });
 }
 

@@ -11,6 +11,7 @@
 #include "engines/audit/passive/data.hpp"
 #include "engines/audit/tech/fingerprints.hpp"
 #include "engines/audit/tech/vuln_libraries.hpp"
+#include "engines/scan/auth/default_credentials.hpp"
 #include "engines/scan/endpoints/paths.hpp"
 #include "engines/scan/owasp/sql_errors.hpp"
 
@@ -24,6 +25,7 @@ struct AuditData {
   exposures::Data exposures;        // <dir>/exposures/exposures.json
   owasp::SqlErrors sql_errors;      // <dir>/owasp/sql_errors.json (docs/scan.md)
   endpoints::Paths endpoint_paths;  // <dir>/endpoints/paths.json (docs/scan.md "Endpoint discovery")
+  authscan::DefaultCredentials default_credentials;  // <dir>/auth/default-credentials.json ("Auth scan")
 };
 
 // Reads and validates everything under `dir`; throws with the file's name on any error.

@@ -7,6 +7,7 @@
 #include "engines/audit/store.hpp"
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
+#include "engines/scan/auth/auth_scan.hpp"
 #include "engines/scan/endpoints/discover.hpp"
 #include "engines/scan/oast/store.hpp"
 #include "engines/scan/owasp/owasp.hpp"
@@ -36,6 +37,14 @@ const std::vector<KindSpec>& kinds() {
        {{"timeout", limits::endpoints::kTimeoutMin, limits::endpoints::kTimeoutMax,
          limits::endpoints::kTimeoutDefault}},
        true},
+      {"auth-scan",
+       {},
+       true,
+       {{"username", limits::auth::kFieldChars},
+        {"password", limits::auth::kFieldChars},
+        {"login_url", limits::auth::kFieldChars},
+        {"cookie", limits::auth::kHeaderChars},
+        {"bearer", limits::auth::kHeaderChars}}},
   };
   return all;
 }
@@ -132,6 +141,20 @@ TaskOutcome run_endpoints(const TaskEnv& env, const TaskSpec& task, const Cancel
   return {endpoints::to_json(r), std::nullopt};
 }
 
+// The credentials are in the task's options (docs/scan.md "Auth scan": stored, never shown).
+TaskOutcome run_auth_scan(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
+                          const ProgressFn& progress) {
+  authscan::AuthOptions o;
+  o.credentials = authscan::credentials_from(task.options);
+  o.scan = task_scan(env, cancel);
+  o.budget = task_budget(env);
+  o.cancelled = [cancel] { return cancel.cancelled(); };
+  progress(0, "auth-scan");
+  auto r = authscan::scan(task.target, env.egress, env.audit_data->default_credentials, env.audit_data->tech,
+                          std::move(o));
+  return {authscan::to_json(r), std::nullopt};
+}
+
 }  // namespace
 
 const KindSpec* find_kind(std::string_view name) {
@@ -157,6 +180,7 @@ TaskOutcome run_kind(const TaskEnv& env, const TaskSpec& task, const CancelToken
   if (!env.audit_data) throw std::runtime_error("audit data not loaded");
   if (task.kind == "owasp") return run_owasp(env, task, cancel, progress);
   if (task.kind == "endpoints") return run_endpoints(env, task, cancel, progress);
+  if (task.kind == "auth-scan") return run_auth_scan(env, task, cancel, progress);
   return run_audit(env, task, cancel, progress);
 }
 
