@@ -145,6 +145,18 @@ class AuthScan(dc.DozorTestCase):
         self.assertEqual(len(body["login_forms"]), 2)
         self.assertIn("wordpress", body["technologies"])  # the panel was tried, its default refused
 
+    def test_requests_are_paced_and_name_dozor(self):
+        hits = self.fixed.hits()
+        self.assertTrue(all("Dozor" in h["headers"].get("User-Agent", "") for h in hits))
+        # At most 5 paced request starts in any one second (one more for the window's edges); a
+        # redirect is followed at once (a hop within 20 ms of its request, counted apart).
+        times = sorted(h["t"] for h in hits)
+        hops = [t for prev, t in zip(times, times[1:]) if t - prev < 0.02]
+        paced = [t for t in times if t not in hops]
+        self.assertLessEqual(len(hops), 10, "requests start closer than 20 ms: pacing is broken")
+        worst = max(sum(1 for t in paced[i:] if t - paced[i] < 1.0) for i in range(len(paced)))
+        self.assertLessEqual(worst, 6, worst)
+
     def test_the_password_and_the_session_never_reach_the_answer(self):
         for text in (self.credentialed_text, self.clean_text):
             self.assertNotIn(PASSWORD, text)

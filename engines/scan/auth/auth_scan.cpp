@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <thread>
 
 #include "engines/audit/tech/detector.hpp"
 #include "engines/crawl/crawler.hpp"
@@ -155,8 +156,16 @@ class Scanner {
     return result_.stopped != "complete";
   }
 
+  // Sessions come and go (a fresh cookie jar per attempt): the pace is kept here, across them.
+  void pace() {
+    auto next = last_start_ + options_.scan.per_host_interval;
+    if (auto now = Clock::now(); next > now) std::this_thread::sleep_for(next - now);
+    last_start_ = Clock::now();
+  }
+
   std::optional<net::CheckOutcome> fetch(net::ScanSession& s, net::FetchRequest r) {
     if (stop()) return std::nullopt;
+    pace();
     ++result_.requests;
     auto o = s.fetch(std::move(r));
     note_cookies(o.exchanges);
@@ -220,6 +229,7 @@ class Scanner {
     };
     if (stop()) return;
     auto r = crawl::crawl(target_, policy_, co);
+    last_start_ = Clock::now();
     result_.crawl_requests += r.requests;
     result_.pages_anonymous = r.pages.size();
     for (const auto& p : r.pages) seen_urls_.insert(p.final_url.empty() ? p.url : p.final_url);
@@ -527,14 +537,14 @@ class Scanner {
     };
     if (stop()) return;
     auto r = crawl::crawl(start, policy_, co);
+    last_start_ = Clock::now();
     result_.crawl_requests += r.requests;
     result_.pages_user = r.pages.size();
     std::size_t rechecked = 0;
     for (const auto& [url, final_url] : user_pages) {
       if (anon_pages_.count(url) || is_logout_url(url)) continue;
       if (rechecked++ >= L::kUserOnlyRechecks) break;
-      auto anon = session();
-      auto o = get(*anon, url);
+      auto o = get(*anon_, url);
       if (!o) break;
       bool refused = o->kind != net::CheckError::None || o->status >= 400;
       bool moved = o->final_url != url;
@@ -625,6 +635,7 @@ class Scanner {
   AuthOptions options_;
   Clock::time_point start_;
   Clock::time_point deadline_;
+  Clock::time_point last_start_{};
   audit::tech::Detector detector_;
   std::unique_ptr<net::ScanSession> anon_;
   AuthResult result_;
