@@ -16,8 +16,11 @@ void check_auth_options(const boost::json::object& options, const std::string& t
   auto problem = authscan::check_credentials(authscan::credentials_from(options), target);
   if (!problem) return;
   // The input is never echoed: it may be a secret.
-  throw http::ValidationFailed(
-      {{"value_error", boost::json::array{"body", problem->field}, "Value error, " + problem->message, std::nullopt, {}}});
+  throw http::ValidationFailed({{"value_error",
+                                 boost::json::array{"body", problem->field},
+                                 "Value error, " + problem->message,
+                                 std::nullopt,
+                                 {}}});
 }
 
 Response auth_scan(UserContext& ctx) {

@@ -18,13 +18,13 @@
 namespace dozor::audit {
 
 struct AuditData {
-  passive::Data passive;            // <dir>/passive/rules.json
-  compliance::Data compliance;      // <dir>/compliance/*.toml (docs/compliance.md)
-  tech::Fingerprints tech;          // <dir>/tech/categories.json, <dir>/tech/technologies/*.json
-  tech::VulnLibraries vulnlibs;     // <dir>/vulnlibs/libraries.json
-  exposures::Data exposures;        // <dir>/exposures/exposures.json
-  owasp::SqlErrors sql_errors;      // <dir>/owasp/sql_errors.json (docs/scan.md)
-  endpoints::Paths endpoint_paths;  // <dir>/endpoints/paths.json (docs/scan.md "Endpoint discovery")
+  passive::Data passive;                             // <dir>/passive/rules.json
+  compliance::Data compliance;                       // <dir>/compliance/*.toml (docs/compliance.md)
+  tech::Fingerprints tech;                           // <dir>/tech/categories.json, <dir>/tech/technologies/*.json
+  tech::VulnLibraries vulnlibs;                      // <dir>/vulnlibs/libraries.json
+  exposures::Data exposures;                         // <dir>/exposures/exposures.json
+  owasp::SqlErrors sql_errors;                       // <dir>/owasp/sql_errors.json (docs/scan.md)
+  endpoints::Paths endpoint_paths;                   // <dir>/endpoints/paths.json (docs/scan.md "Endpoint discovery")
   authscan::DefaultCredentials default_credentials;  // <dir>/auth/default-credentials.json ("Auth scan")
 };
 

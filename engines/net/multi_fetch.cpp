@@ -65,7 +65,8 @@ bool supported_proxy(const std::string& proxy) {
 
 std::string lower_ascii(std::string_view v) {
   std::string out(v);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -74,8 +75,7 @@ bool same_origin(const boost::urls::url_view& a, const boost::urls::url_view& b)
     if (u.has_port()) return u.port_number();
     return static_cast<std::uint16_t>(u.scheme_id() == boost::urls::scheme::https ? 443 : 80);
   };
-  return a.scheme_id() == b.scheme_id() && lower_ascii(a.host()) == lower_ascii(b.host()) &&
-         port(a) == port(b);
+  return a.scheme_id() == b.scheme_id() && lower_ascii(a.host()) == lower_ascii(b.host()) && port(a) == port(b);
 }
 
 bool is_credential_header(const std::string& line) {

@@ -150,8 +150,8 @@ TaskOutcome run_auth_scan(const TaskEnv& env, const TaskSpec& task, const Cancel
   o.budget = task_budget(env);
   o.cancelled = [cancel] { return cancel.cancelled(); };
   progress(0, "auth-scan");
-  auto r = authscan::scan(task.target, env.egress, env.audit_data->default_credentials, env.audit_data->tech,
-                          std::move(o));
+  auto r =
+      authscan::scan(task.target, env.egress, env.audit_data->default_credentials, env.audit_data->tech, std::move(o));
   return {authscan::to_json(r), std::nullopt};
 }
 

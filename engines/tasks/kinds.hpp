@@ -36,7 +36,7 @@ struct StringOption {
 struct KindSpec {
   std::string_view name;
   std::vector<IntOption> options;
-  bool active = false;  // attack traffic: only targets the caller may scan (engines/scan/access)
+  bool active = false;                     // attack traffic: only targets the caller may scan (engines/scan/access)
   std::vector<StringOption> strings = {};  // auth-scan: its credentials (docs/scan.md "Auth scan")
 };
 

@@ -22,17 +22,15 @@ namespace L = limits::auth;
 
 // Where login forms usually live, asked when the crawl found none there (kLoginPaths of them).
 constexpr std::array<const char*, L::kLoginPaths> kLoginPaths = {
-    "/login",        "/signin",         "/sign-in",    "/user/login",    "/account/login", "/auth/login",
-    "/admin/login",  "/admin/",         "/login.php",  "/wp-login.php",  "/administrator/", "/users/sign_in"};
+    "/login",       "/signin", "/sign-in",   "/user/login",   "/account/login",  "/auth/login",
+    "/admin/login", "/admin/", "/login.php", "/wp-login.php", "/administrator/", "/users/sign_in"};
 
-constexpr int kDetectionConfidence = 50;        // a technology this sure is a panel worth default credentials
+constexpr int kDetectionConfidence = 50;       // a technology this sure is a panel worth default credentials
 constexpr std::size_t kSecretCookieChars = 8;  // cookie values this long are redacted wherever they appear
 
 const char* const kFormType = "Content-Type: application/x-www-form-urlencoded";
 
-std::string origin_path(const std::string& target, const std::string& path) {
-  return net::origin_of(target) + path;
-}
+std::string origin_path(const std::string& target, const std::string& path) { return net::origin_of(target) + path; }
 
 bool is_https(std::string_view url) { return url.rfind("https://", 0) == 0; }
 
@@ -51,9 +49,8 @@ std::optional<LoginForm> login_form_in(const crawl::PageFacts& facts, const std:
 }
 
 bool has_logout_link(const crawl::PageFacts& facts) {
-  return std::any_of(facts.links.begin(), facts.links.end(), [](const crawl::Link& l) {
-    return is_logout_url(l.url) || is_logout_url(l.text);
-  });
+  return std::any_of(facts.links.begin(), facts.links.end(),
+                     [](const crawl::Link& l) { return is_logout_url(l.url) || is_logout_url(l.text); });
 }
 
 // Netscape cookie-file lines → name → value (the jar of one session: one site).
@@ -106,8 +103,14 @@ class Scanner {
  public:
   Scanner(const std::string& target, const net::EgressPolicy& policy, const DefaultCredentials& defaults,
           const audit::tech::Fingerprints& fp, AuthOptions options)
-      : target_(target), policy_(policy), defaults_(defaults), fp_(fp), options_(std::move(options)),
-        start_(Clock::now()), deadline_(start_ + options_.budget), detector_(fp) {
+      : target_(target),
+        policy_(policy),
+        defaults_(defaults),
+        fp_(fp),
+        options_(std::move(options)),
+        start_(Clock::now()),
+        deadline_(start_ + options_.budget),
+        detector_(fp) {
     if (options_.requests_per_second > 0)
       options_.scan.per_host_interval =
           std::max(options_.scan.per_host_interval, std::chrono::milliseconds(1000 / options_.requests_per_second));
@@ -263,8 +266,8 @@ class Scanner {
 
   // ---------------------------------------------------------------- findings
 
-  audit::Evidence evidence(const std::string& url, const net::Exchange* ex, std::string excerpt_text,
-                           std::string note, std::string replay) const {
+  audit::Evidence evidence(const std::string& url, const net::Exchange* ex, std::string excerpt_text, std::string note,
+                           std::string replay) const {
     audit::Evidence e;
     e.url = redact(url, secrets_);
     e.excerpt = redact(excerpt_text, secrets_);
@@ -303,8 +306,8 @@ class Scanner {
   void judge_form(const LoginForm& f) {
     auto it = page_exchange_.find(f.page);
     const net::Exchange* ex = it == page_exchange_.end() ? nullptr : &it->second;
-    std::string shape = "<form action=\"" + f.form.action + "\" method=\"" + f.form.method + "\"> with password field '" +
-                        f.form.fields[f.password_field].name + "'";
+    std::string shape = "<form action=\"" + f.form.action + "\" method=\"" + f.form.method +
+                        "\"> with password field '" + f.form.fields[f.password_field].name + "'";
     if (!is_https(f.page) || !is_https(f.form.action)) {
       auto fi = finding("auth-login-over-http", "Login form over plain HTTP: " + f.page, audit::Severity::High,
                         "certain", "A02:2021", 319,
@@ -367,10 +370,10 @@ class Scanner {
     a.answer.final_url = a.outcome.final_url;
     a.answer.length = a.outcome.body.size();
     a.answer.text = normalize_text(text, {user, password});
-    a.answer.throttled = is_throttled(a.outcome.status,
-                                      a.outcome.exchanges.empty() ? std::vector<net::HeaderField>{}
-                                                                  : a.outcome.exchanges.back().response_headers,
-                                      text);
+    a.answer.throttled = is_throttled(
+        a.outcome.status,
+        a.outcome.exchanges.empty() ? std::vector<net::HeaderField>{} : a.outcome.exchanges.back().response_headers,
+        text);
     a.form_gone = !a.facts || !login_form_in(*a.facts, a.outcome.final_url);
     return a;
   }
@@ -400,13 +403,16 @@ class Scanner {
     if (c.verdict == Verdict::Different && !succeeded(*k, *a1)) {
       auto fi = finding("auth-user-enumeration", "User enumeration at the login form " + f.form.action,
                         audit::Severity::Medium, "firm", "A07:2021", 204,
-                        "A wrong password for '" + likely_user() + "' is answered differently from the same wrong "
-                            "password for two surely unknown users (" + c.reason +
-                            "): an attacker learns which accounts exist.",
+                        "A wrong password for '" + likely_user() +
+                            "' is answered differently from the same wrong "
+                            "password for two surely unknown users (" +
+                            c.reason + "): an attacker learns which accounts exist.",
                         "Answer every failed login with the same status, page and message (\"Invalid user name or "
                         "password\"), whether or not the account exists.");
-      fi.evidence.push_back(attempt_evidence(*a1, "unknown user: " + difference_excerpt(a1->answer.text, k->answer.text)));
-      fi.evidence.push_back(attempt_evidence(*k, "likely user: " + difference_excerpt(k->answer.text, a1->answer.text)));
+      fi.evidence.push_back(
+          attempt_evidence(*a1, "unknown user: " + difference_excerpt(a1->answer.text, k->answer.text)));
+      fi.evidence.push_back(
+          attempt_evidence(*k, "likely user: " + difference_excerpt(k->answer.text, a1->answer.text)));
       add(std::move(fi));
     }
     return a1;
@@ -504,15 +510,16 @@ class Scanner {
     return result_.logged_in;
   }
 
-  void session_fixation(const std::map<std::string, std::string>& before, const std::map<std::string, std::string>& after,
-                        const Attempt& login) {
+  void session_fixation(const std::map<std::string, std::string>& before,
+                        const std::map<std::string, std::string>& after, const Attempt& login) {
     for (const auto& [name, value] : before) {
       if (!looks_like_session_cookie(name) || value.empty()) continue;
       auto it = after.find(name);
       if (it == after.end() || it->second != value) continue;
       auto fi = finding("auth-session-fixation", "Session fixation: cookie " + name + " is kept across login",
                         audit::Severity::High, "firm", "A07:2021", 384,
-                        "The session cookie '" + name + "' set before the login still holds the same value after a "
+                        "The session cookie '" + name +
+                            "' set before the login still holds the same value after a "
                             "successful login: whoever planted that value in a victim's browser shares the victim's "
                             "logged-in session.",
                         "Issue a new session identifier at every login (and privilege change) and invalidate the old "
@@ -584,13 +591,14 @@ class Scanner {
       auto a = attempt(*fresh, form, user, password);
       if (!a) return false;
       if (!succeeded(*a, *failure)) continue;
-      auto fi = finding("auth-default-credentials", panel.name + " accepts its default credentials " + user + "/" + password,
-                        audit::Severity::Critical, "certain", "A07:2021", 1392,
-                        "Technology detection identified " + panel.name + "; its login form at " + form.page +
-                            " accepted the factory credentials '" + user + "' / '" + password +
-                            "' (the login form is gone from the answer, which differs from a failed login).",
-                        "Change the default password (and user name) at once, and restrict the panel to trusted "
-                        "networks.");
+      auto fi =
+          finding("auth-default-credentials", panel.name + " accepts its default credentials " + user + "/" + password,
+                  audit::Severity::Critical, "certain", "A07:2021", 1392,
+                  "Technology detection identified " + panel.name + "; its login form at " + form.page +
+                      " accepted the factory credentials '" + user + "' / '" + password +
+                      "' (the login form is gone from the answer, which differs from a failed login).",
+                  "Change the default password (and user name) at once, and restrict the panel to trusted "
+                  "networks.");
       fi.evidence.push_back(attempt_evidence(*a, "the answer to the default credentials"));
       add(std::move(fi));
       return true;
@@ -603,7 +611,8 @@ class Scanner {
       std::string line;
       for (const auto& h : seen.exchange.response_headers)
         if (h.name == "set-cookie" && h.value.rfind(name + "=", 0) == 0) line = h.value;
-      auto shown = "Set-Cookie: " + name + "=****" + (line.find(';') == std::string::npos ? "" : line.substr(line.find(';')));
+      auto shown =
+          "Set-Cookie: " + name + "=****" + (line.find(';') == std::string::npos ? "" : line.substr(line.find(';')));
       auto make = [&](const char* check, const std::string& flag, audit::Severity sev, int cwe, std::string why,
                       std::string fix) {
         auto fi = finding(check, "Session cookie " + name + " without " + flag, sev, "firm", "A05:2021", cwe,
@@ -617,12 +626,14 @@ class Scanner {
              "Set HttpOnly on session cookies.");
       if (is_https(seen.url) && !seen.cookie.secure)
         make("auth-session-cookie-no-secure", "Secure", audit::Severity::Medium, 614,
-             "The session cookie '" + name + "' is set over HTTPS without Secure: the browser also sends it over "
+             "The session cookie '" + name +
+                 "' is set over HTTPS without Secure: the browser also sends it over "
                  "plain HTTP.",
              "Set Secure on session cookies (and serve the site over HTTPS only).");
       if (seen.cookie.same_site.empty() || seen.cookie.same_site == "none")
         make("auth-session-cookie-no-samesite", "SameSite", audit::Severity::Low, 1275,
-             "The session cookie '" + name + "' has no SameSite=Lax or Strict: cross-site requests carry it "
+             "The session cookie '" + name +
+                 "' has no SameSite=Lax or Strict: cross-site requests carry it "
                  "(cross-site request forgery).",
              "Set SameSite=Lax (or Strict) on session cookies.");
     }
@@ -661,14 +672,18 @@ std::string Credentials::mode() const {
 }
 
 std::optional<CredentialProblem> check_credentials(const Credentials& c, const std::string& target) {
-  int ways = (!c.username.empty() || !c.password.empty() ? 1 : 0) + (c.cookie.empty() ? 0 : 1) + (c.bearer.empty() ? 0 : 1);
+  int ways =
+      (!c.username.empty() || !c.password.empty() ? 1 : 0) + (c.cookie.empty() ? 0 : 1) + (c.bearer.empty() ? 0 : 1);
   if (ways > 1) return CredentialProblem{"cookie", "give one of username/password, cookie or bearer"};
-  if (!c.username.empty() && c.password.empty()) return CredentialProblem{"password", "password is required with username"};
-  if (c.username.empty() && !c.password.empty()) return CredentialProblem{"username", "username is required with password"};
+  if (!c.username.empty() && c.password.empty())
+    return CredentialProblem{"password", "password is required with username"};
+  if (c.username.empty() && !c.password.empty())
+    return CredentialProblem{"username", "username is required with password"};
   if (!c.login_url.empty()) {
     if (c.username.empty()) return CredentialProblem{"login_url", "login_url goes with username and password"};
     auto u = boost::urls::parse_uri(c.login_url);
-    if (!u || (u->scheme() != "http" && u->scheme() != "https") || net::origin_of(c.login_url) != net::origin_of(target))
+    if (!u || (u->scheme() != "http" && u->scheme() != "https") ||
+        net::origin_of(c.login_url) != net::origin_of(target))
       return CredentialProblem{"login_url", "login_url must be an http(s) URL on the scanned site's origin"};
   }
   for (const auto& [field, value, max] :

@@ -69,11 +69,11 @@ struct AuthResult {
   std::vector<LoginFormInfo> login_forms;
   std::vector<std::string> technologies;  // slugs detected on the pages seen
   std::string mode = "anonymous";
-  std::string username;                // form logins: the user scanned as (never the password)
-  bool logged_in = false;              // the session was verified
+  std::string username;                  // form logins: the user scanned as (never the password)
+  bool logged_in = false;                // the session was verified
   std::vector<std::string> login_proof;  // how: "login form gone", "logout link", "page differs"
-  std::string login_error;             // why not, when credentials were given
-  std::vector<std::string> user_only;  // URLs answered only to the logged-in user
+  std::string login_error;               // why not, when credentials were given
+  std::vector<std::string> user_only;    // URLs answered only to the logged-in user
   std::size_t pages_anonymous = 0;
   std::size_t pages_user = 0;
   std::size_t requests = 0;  // by the checks (the crawls' not counted)

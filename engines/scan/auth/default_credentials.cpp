@@ -63,8 +63,7 @@ DefaultCredentials DefaultCredentials::parse(std::string_view json) {
   DefaultCredentials out;
   out.version_ = string_member(root, "version", "file");
   const auto& panels = array_member(root, "panels", "file");
-  if (panels.size() > limits::auth::kPanels)
-    fail("more than " + std::to_string(limits::auth::kPanels) + " panels");
+  if (panels.size() > limits::auth::kPanels) fail("more than " + std::to_string(limits::auth::kPanels) + " panels");
   std::set<std::string> seen;
   for (std::size_t i = 0; i < panels.size(); ++i) {
     auto p = parse_panel(panels[i], i);

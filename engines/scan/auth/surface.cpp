@@ -11,7 +11,8 @@ namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -140,8 +141,8 @@ bool looks_like_session_cookie(std::string_view name) {
 
 bool is_logout_url(std::string_view url) {
   auto u = lower(url);
-  return contains_any(u, {"logout", "log-out", "log_out", "signout", "sign-out", "sign_out", "logoff", "log-off",
-                          "exit", "destroy"});
+  return contains_any(
+      u, {"logout", "log-out", "log_out", "signout", "sign-out", "sign_out", "logoff", "log-off", "exit", "destroy"});
 }
 
 std::string normalize_text(std::string_view text, const std::vector<std::string>& submitted) {
@@ -195,8 +196,8 @@ Comparison compare_login_answers(const LoginAnswer& unknown1, const LoginAnswer&
     return {Verdict::Different, "status " + std::to_string(known.status) + " for the likely user, " +
                                     std::to_string(unknown1.status) + " for an unknown one"};
   if (known.final_url != unknown1.final_url)
-    return {Verdict::Different, "the likely user lands on " + known.final_url + ", an unknown one on " +
-                                    unknown1.final_url};
+    return {Verdict::Different,
+            "the likely user lands on " + known.final_url + ", an unknown one on " + unknown1.final_url};
   if (known.text != unknown1.text) return {Verdict::Different, "the message differs"};
   if (length_far(known.length, unknown1.length))
     return {Verdict::Different, "the answer's length differs: " + std::to_string(known.length) + " against " +

@@ -49,17 +49,17 @@ BOOST_AUTO_TEST_CASE(bad_files_are_refused_with_a_reason) {
   const std::string ok = R"({"technology": "x", "name": "X", "login_paths": ["/l"], "credentials": [["a", "b"]]})";
   BOOST_TEST(!throws_with(file_with(ok), "x"));
   BOOST_TEST(throws_with(file_with(ok + "," + ok), "listed twice"));
-  BOOST_TEST(throws_with(
-      file_with(R"({"technology": "x", "name": "X", "login_paths": ["l"], "credentials": [["a", "b"]]})"),
-      "plain absolute path"));
+  BOOST_TEST(
+      throws_with(file_with(R"({"technology": "x", "name": "X", "login_paths": ["l"], "credentials": [["a", "b"]]})"),
+                  "plain absolute path"));
   BOOST_TEST(throws_with(file_with(R"({"technology": "x", "name": "X", "login_paths": ["/l"],)"
                                    R"( "credentials": [["a", "b"], ["c", "d"], ["e", "f"], ["g", "h"]]})"),
                          "more than 3"));
-  BOOST_TEST(throws_with(
-      file_with(R"({"technology": "x", "name": "X", "login_paths": ["/l"], "credentials": [["a"]]})"),
-      "is not [\"user\", \"password\"]"));
-  BOOST_TEST(throws_with(file_with(R"({"name": "X", "login_paths": ["/l"], "credentials": [["a", "b"]]})"),
-                         "'technology'"));
+  BOOST_TEST(
+      throws_with(file_with(R"({"technology": "x", "name": "X", "login_paths": ["/l"], "credentials": [["a"]]})"),
+                  "is not [\"user\", \"password\"]"));
+  BOOST_TEST(
+      throws_with(file_with(R"({"name": "X", "login_paths": ["/l"], "credentials": [["a", "b"]]})"), "'technology'"));
   BOOST_TEST(throws_with(R"({"format": 2, "version": "t", "panels": []})", "format"));
 }
 

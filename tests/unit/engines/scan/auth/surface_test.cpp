@@ -39,7 +39,8 @@ BOOST_AUTO_TEST_CASE(a_form_with_one_password_field_is_a_login_form_and_its_user
 }
 
 BOOST_AUTO_TEST_CASE(the_user_field_falls_back_to_the_text_field_before_the_password) {
-  auto f = as_login_form("p", form_of(R"(<form method=post><input name="a1"><input name="b2" type="password"></form>)"));
+  auto f =
+      as_login_form("p", form_of(R"(<form method=post><input name="a1"><input name="b2" type="password"></form>)"));
   BOOST_REQUIRE(f && f->user_field);
   BOOST_TEST(f->form.fields[*f->user_field].name == "a1");
 }
@@ -65,11 +66,12 @@ BOOST_AUTO_TEST_CASE(autocomplete_off_or_new_password_opts_out_of_storage) {
 }
 
 BOOST_AUTO_TEST_CASE(a_filled_form_keeps_hidden_tokens_checked_boxes_and_one_submit_button) {
-  auto f = as_login_form("p", form_of(R"(<form method=post><input name="user"><input type="password" name="pass">)"
-                                      R"(<input type="hidden" name="csrf" value="tok"><input type="checkbox" name="keep">)"
-                                      R"(<input type="checkbox" name="agree" value="y" checked>)"
-                                      R"(<button type="submit" name="go" value="1">Go</button>)"
-                                      R"(<button type="submit" name="alt" value="2">Alt</button></form>)"));
+  auto f =
+      as_login_form("p", form_of(R"(<form method=post><input name="user"><input type="password" name="pass">)"
+                                 R"(<input type="hidden" name="csrf" value="tok"><input type="checkbox" name="keep">)"
+                                 R"(<input type="checkbox" name="agree" value="y" checked>)"
+                                 R"(<button type="submit" name="go" value="1">Go</button>)"
+                                 R"(<button type="submit" name="alt" value="2">Alt</button></form>)"));
   BOOST_REQUIRE(f);
   auto body = form_body(fill(*f, "al ice", "p&ss=1"));
   BOOST_TEST(body == "user=al%20ice&pass=p%26ss%3D1&csrf=tok&agree=y&go=1");
@@ -114,15 +116,15 @@ BOOST_AUTO_TEST_CASE(normalizing_drops_echoed_names_counters_and_spacing) {
 }
 
 BOOST_AUTO_TEST_CASE(different_messages_for_a_likely_user_are_enumeration) {
-  auto c = compare_login_answers(answer(200, "Unknown user."), answer(200, "Unknown user."),
-                                 answer(200, "Wrong password."));
+  auto c =
+      compare_login_answers(answer(200, "Unknown user."), answer(200, "Unknown user."), answer(200, "Wrong password."));
   BOOST_TEST((c.verdict == Verdict::Different));
   BOOST_TEST(c.reason == "the message differs");
 }
 
 BOOST_AUTO_TEST_CASE(a_different_status_or_length_is_enumeration_too) {
-  BOOST_TEST((compare_login_answers(answer(200, "x"), answer(200, "x"), answer(401, "x")).verdict ==
-              Verdict::Different));
+  BOOST_TEST(
+      (compare_login_answers(answer(200, "x"), answer(200, "x"), answer(401, "x")).verdict == Verdict::Different));
   BOOST_TEST((compare_login_answers(answer(200, "x", 1000), answer(200, "x", 1004), answer(200, "x", 1500)).verdict ==
               Verdict::Different));
 }
@@ -135,8 +137,8 @@ BOOST_AUTO_TEST_CASE(alike_answers_are_not_enumeration) {
 }
 
 BOOST_AUTO_TEST_CASE(unstable_controls_or_throttling_give_no_verdict) {
-  BOOST_TEST((compare_login_answers(answer(200, "a"), answer(200, "b"), answer(200, "c")).verdict ==
-              Verdict::Inconclusive));
+  BOOST_TEST(
+      (compare_login_answers(answer(200, "a"), answer(200, "b"), answer(200, "c")).verdict == Verdict::Inconclusive));
   BOOST_TEST((compare_login_answers(answer(200, "a"), answer(200, "a"), answer(429, "Too many", 100, true)).verdict ==
               Verdict::Inconclusive));
 }
