@@ -18,14 +18,16 @@
 namespace dozor::audit {
 
 struct AuditData {
-  passive::Data passive;                             // <dir>/passive/rules.json
-  compliance::Data compliance;                       // <dir>/compliance/*.toml (docs/compliance.md)
-  tech::Fingerprints tech;                           // <dir>/tech/categories.json, <dir>/tech/technologies/*.json
-  tech::VulnLibraries vulnlibs;                      // <dir>/vulnlibs/libraries.json
-  exposures::Data exposures;                         // <dir>/exposures/exposures.json
-  owasp::SqlErrors sql_errors;                       // <dir>/owasp/sql_errors.json (docs/scan.md)
-  endpoints::Paths endpoint_paths;                   // <dir>/endpoints/paths.json (docs/scan.md "Endpoint discovery")
-  authscan::DefaultCredentials default_credentials;  // <dir>/auth/default-credentials.json ("Auth scan")
+  passive::Data passive;            // <dir>/passive/rules.json
+  compliance::Data compliance;      // <dir>/compliance/*.toml (docs/compliance.md)
+  tech::Fingerprints tech;          // <dir>/tech/categories.json, <dir>/tech/technologies/*.json
+  tech::VulnLibraries vulnlibs;     // <dir>/vulnlibs/libraries.json
+  exposures::Data exposures;        // <dir>/exposures/exposures.json
+  owasp::SqlErrors sql_errors;      // <dir>/owasp/sql_errors.json (docs/scan.md)
+  endpoints::Paths endpoint_paths;  // <dir>/endpoints/paths.json (docs/scan.md "Endpoint discovery")
+
+  // <dir>/auth/default-credentials.json (docs/scan.md "Auth scan")
+  authscan::DefaultCredentials default_credentials;
 };
 
 // Reads and validates everything under `dir`; throws with the file's name on any error.
