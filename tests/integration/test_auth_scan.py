@@ -181,6 +181,21 @@ class AuthScan(dc.DozorTestCase):
         self.assertEqual((body["mode"], body["logged_in"]), ("cookie", True), body)
         self.assertEqual(sorted(body["user_only"]), [self.vulnerable.url(p) for p in USER_ONLY])
 
+    def test_a_bearer_token_never_follows_a_redirect_to_another_origin(self):
+        page = (200, {"Content-Type": "text/html"}, "<html><body>elsewhere</body></html>")
+        with dc.FixtureServer(dc.AnyPath(page)) as other:
+            with dc.FixtureServer({"/": (302, {"Location": other.url("/landing")}, "")}) as site:
+                r = auth_scan(self.user, site.url("/"), {"bearer": "tok-Sekr3t-xyz"})
+                self.assertEqual(r.status, 200, r.text)
+                self.assertNotIn("tok-Sekr3t-xyz", r.text)
+                sent = [h for h in site.hits() if "tok-Sekr3t-xyz" in h["headers"].get("Authorization", "")]
+                self.assertTrue(sent, "the token was never sent to the target")
+            self.assertTrue(other.hits(), "the redirect was not followed")
+            leaked = [h for h in other.hits() if "Authorization" in h["headers"]]
+            self.assertEqual(leaked, [], "the bearer token crossed origins")
+        self.assertEqual((r.json["mode"], r.json["logged_in"]), ("bearer", False))
+        self.assertTrue(r.json["login_error"])
+
     def test_the_task_runs_through_the_queue_without_revealing_the_password(self):
         with VulnerableApp() as app:
             r = dc.post("/api/security/queue/%s?task_type=auth-scan" % dc.enc(app.url("/")), CREDENTIALS,
