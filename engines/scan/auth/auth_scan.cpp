@@ -266,8 +266,8 @@ class Scanner {
 
   // ---------------------------------------------------------------- findings
 
-  audit::Evidence evidence(const std::string& url, const net::Exchange* ex, std::string excerpt_text, std::string note,
-                           std::string replay) const {
+  audit::Evidence evidence(const std::string& url, const net::Exchange* ex, const std::string& excerpt_text,
+                           const std::string& note, const std::string& replay) const {
     audit::Evidence e;
     e.url = redact(url, secrets_);
     e.excerpt = redact(excerpt_text, secrets_);
@@ -472,7 +472,10 @@ class Scanner {
       auto after = jar_values(s->cookies());
       session_fixation(before, after, *a);
       std::string cookie;
-      for (const auto& [name, value] : after) cookie += (cookie.empty() ? "" : "; ") + name + "=" + value;
+      for (const auto& [name, value] : after) {
+        if (!cookie.empty()) cookie += "; ";
+        cookie.append(name).append("=").append(value);
+      }
       if (cookie.empty()) {
         result_.login_error = "the login set no cookie to crawl with";
         result_.logged_in = false;
@@ -591,14 +594,15 @@ class Scanner {
       auto a = attempt(*fresh, form, user, password);
       if (!a) return false;
       if (!succeeded(*a, *failure)) continue;
-      auto fi =
-          finding("auth-default-credentials", panel.name + " accepts its default credentials " + user + "/" + password,
-                  audit::Severity::Critical, "certain", "A07:2021", 1392,
-                  "Technology detection identified " + panel.name + "; its login form at " + form.page +
-                      " accepted the factory credentials '" + user + "' / '" + password +
-                      "' (the login form is gone from the answer, which differs from a failed login).",
-                  "Change the default password (and user name) at once, and restrict the panel to trusted "
-                  "networks.");
+      std::string pair = user;
+      pair.append("/").append(password);
+      std::string why = "Technology detection identified " + panel.name;
+      why.append("; its login form at ").append(form.page).append(" accepted the factory credentials ").append(pair);
+      why.append(" (the login form is gone from the answer, which differs from a failed login).");
+      auto fi = finding("auth-default-credentials", panel.name + " accepts its default credentials " + pair,
+                        audit::Severity::Critical, "certain", "A07:2021", 1392, std::move(why),
+                        "Change the default password (and user name) at once, and restrict the panel to trusted "
+                        "networks.");
       fi.evidence.push_back(attempt_evidence(*a, "the answer to the default credentials"));
       add(std::move(fi));
       return true;
@@ -607,7 +611,9 @@ class Scanner {
   }
 
   void cookie_findings() {
-    for (const auto& [name, seen] : cookies_) {
+    for (const auto& entry : cookies_) {
+      const std::string& name = entry.first;
+      const CookieSeen& seen = entry.second;
       std::string line;
       for (const auto& h : seen.exchange.response_headers)
         if (h.name == "set-cookie" && h.value.rfind(name + "=", 0) == 0) line = h.value;
@@ -615,8 +621,9 @@ class Scanner {
           "Set-Cookie: " + name + "=****" + (line.find(';') == std::string::npos ? "" : line.substr(line.find(';')));
       auto make = [&](const char* check, const std::string& flag, audit::Severity sev, int cwe, std::string why,
                       std::string fix) {
-        auto fi = finding(check, "Session cookie " + name + " without " + flag, sev, "firm", "A05:2021", cwe,
-                          std::move(why), std::move(fix));
+        std::string title = "Session cookie " + name;
+        title.append(" without ").append(flag);
+        auto fi = finding(check, std::move(title), sev, "firm", "A05:2021", cwe, std::move(why), std::move(fix));
         fi.evidence.push_back(evidence(seen.url, &seen.exchange, shown, {}, {}));
         add(std::move(fi));
       };
