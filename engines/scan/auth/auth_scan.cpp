@@ -231,6 +231,7 @@ class Scanner {
           if (auto lf = as_login_form(p.url, f)) note_form(*lf);
     };
     if (stop()) return;
+    pace();
     auto r = crawl::crawl(target_, policy_, co);
     last_start_ = Clock::now();
     result_.crawl_requests += r.requests;
@@ -546,6 +547,7 @@ class Scanner {
       if (p.status >= 200 && p.status < 300 && p.html) user_pages.emplace(p.url, p.url);
     };
     if (stop()) return;
+    pace();
     auto r = crawl::crawl(start, policy_, co);
     last_start_ = Clock::now();
     result_.crawl_requests += r.requests;
