@@ -473,6 +473,10 @@ void MultiFetcher::finished(void* easy, int curl_code) {
   // Nor are the caller's: Cookie and Authorization lines (the auth scan's session) stay on
   // their origin, as browsers and curl keep them.
   if (!same_origin(*base, next)) std::erase_if(t->request.headers, is_credential_header);
+  // A form post answered 301/302/303 continues as a GET, as browsers do (the body is never resent).
+  if ((t->request.method == "POST" && status != 307 && status != 308) ||
+      (status == 303 && t->request.method != "HEAD" && !t->request.method.empty()))
+    t->request.method = "GET";
   t->url = std::string(next.buffer());
   ++t->hop;
   add_hop(std::move(t));
