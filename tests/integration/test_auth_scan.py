@@ -165,12 +165,12 @@ class AuthScan(dc.DozorTestCase):
         self.assertIn("password=****", fixation["evidence"][0]["replay"])
         for f in self.credentialed["findings"]:
             for e in f["evidence"]:
-                for h in e["exchange"]["request_headers"]:
-                    if h["name"] in ("cookie", "authorization"):
-                        self.assertEqual(h["value"], "****")
-                for h in e["exchange"]["response_headers"]:
-                    if h["name"] == "set-cookie":
-                        self.assertRegex(h["value"], r"^[^=]+=\*\*\*\*(;|$)")
+                for name, value in e["exchange"]["request_headers"]:
+                    if name in ("cookie", "authorization"):
+                        self.assertEqual(value, "****")
+                for name, value in e["exchange"]["response_headers"]:
+                    if name == "set-cookie":
+                        self.assertRegex(value, r"^[^=]+=\*\*\*\*(;|$)")
 
     def test_a_session_cookie_logs_in_without_a_password(self):
         cookie = logged_in_cookie(self.vulnerable)
