@@ -242,3 +242,22 @@ inline constexpr std::size_t kJsonDepth = 32;                       // nesting w
 inline constexpr std::size_t kSensitiveHits = 10;                   // fields reported per answer
 inline constexpr int kEnumerationIds = 2;                           // ids 1..N asked without credentials
 }  // namespace dozor::limits::api
+
+// The auth scan (engines/scan/auth, docs/scan.md "Auth scan").
+namespace dozor::limits::auth {
+inline constexpr int kRequestsPerSecond = 5;             // per origin, crawls included: login forms are touchy
+inline constexpr std::size_t kRequestCap = 400;          // requests of one scan, the crawls excluded
+inline constexpr std::int64_t kScanBudgetMs = 60000;     // a whole inline scan (nginx waits 120 s)
+inline constexpr std::int64_t kCrawlShareMs = 15000;     // each of the two crawls (anonymous, logged in)
+inline constexpr int kCrawlDepth = 2;                    // both crawls
+inline constexpr int kCrawlPages = 30;                   // pages of each crawl
+inline constexpr std::size_t kLoginForms = 3;            // login forms judged per scan
+inline constexpr std::size_t kLoginPaths = 12;           // well-known login paths probed (the list in auth_scan.cpp)
+inline constexpr int kLockoutAttempts = 6;               // wrong passwords sent to test for lockout/rate limit
+inline constexpr std::size_t kPanels = 100;              // panels in share/audit/auth/default-credentials.json
+inline constexpr std::size_t kDefaultTriesPerPanel = 3;  // credential pairs tried per detected panel
+inline constexpr std::size_t kUserOnlyRechecks = 30;     // logged-in pages fetched again anonymously
+inline constexpr std::size_t kExcerptChars = 300;        // response excerpt of a finding's evidence
+inline constexpr std::size_t kFieldChars = 256;          // a credential field (username, password, login_url)
+inline constexpr std::size_t kHeaderChars = 4096;        // a cookie or bearer credential
+}  // namespace dozor::limits::auth

@@ -14,9 +14,9 @@ bool is_secret_name(std::string_view name) {
   // Whole words that are secrets by themselves, then fragments that make a name secret wherever
   // they appear ("bot_token", "smtp_password", "x_api_key").
   static constexpr std::array<std::string_view, 6> kWhole = {"key", "pass", "auth", "pin", "otp", "session"};
-  static constexpr std::array<std::string_view, 12> kPart = {"password", "passwd",     "passphrase", "token",
-                                                             "secret",   "apikey",     "privatekey", "authorization",
-                                                             "cookie",   "credential", "sessionid",  "accesskey"};
+  static constexpr std::array<std::string_view, 13> kPart = {
+      "password",   "passwd",        "passphrase", "token",      "bearer",    "secret",   "apikey",
+      "privatekey", "authorization", "cookie",     "credential", "sessionid", "accesskey"};
   for (auto w : kWhole)
     if (n == w) return true;
   for (auto p : kPart)

@@ -150,6 +150,8 @@ Router build_router() {
   add("GET", "/api/audit/ssrf/{target_url:path}", usr(h::audit_ssrf), Access::User);
   for (const char* method : {"GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
     add(method, "/oast/{interaction:path}", pub(h::oast_interaction), Access::Public);
+  // Issue 9 §2 (docs/scan.md "Auth scan").
+  add("POST", "/api/security/auth-scan/{target_url:path}", usr(h::auth_scan), Access::User);
   return r;
 }
 

@@ -106,5 +106,6 @@ Response audit_geo(UserContext& ctx);
 Response scanner_run(UserContext& ctx);         // handlers/scanner.cpp: the template scanner
 Response endpoints_discover(UserContext& ctx);  // handlers/endpoints.cpp: endpoint discovery
 Response api_check(UserContext& ctx);           // handlers/api_check.cpp: the API check
+Response auth_scan(UserContext& ctx);           // handlers/auth_scan.cpp: the auth scan
 
 }  // namespace dozor::handlers

@@ -9,6 +9,7 @@
 
 #include "engines/audit/compose.hpp"
 #include "engines/report/audit_report.hpp"
+#include "engines/tasks/kinds.hpp"
 #include "fcgi/http_error.hpp"
 #include "fcgi/request.hpp"
 #include "handlers/context.hpp"
@@ -43,5 +44,12 @@ std::string service_site(UserContext& ctx, std::int64_t service_id);
 // An active scan (`kind`: owasp, scanner, xxe …) of `target` by the caller, run inline or queued
 // (`via`): logged, and Forbidden unless engines/scan/access allows it.
 void require_scan(UserContext& ctx, const std::string& kind, const std::string& target, const char* via = "inline");
+
+// The optional JSON body of a task kind (POST /api/security/queue/…, the auth scan's route) as
+// its options: 422 for unknown keys and out-of-bounds values (handlers/tasks.cpp).
+boost::json::object decode_kind_options(const http::Request& request, const tasks::KindSpec& kind);
+
+// The auth scan's credentials in `options` usable against `target`, else a 422 (handlers/auth_scan.cpp).
+void check_auth_options(const boost::json::object& options, const std::string& target);
 
 }  // namespace dozor::handlers

@@ -15,24 +15,31 @@ namespace {
 constexpr int kListDefault = 20;
 constexpr int kListMax = 100;
 
+}  // namespace
+
 // The optional JSON body as the kind's options: every option within its bounds, unknown keys
-// refused (extra_forbidden), absent ones at their defaults.
-boost::json::object decode_options(const http::Request& request, const tasks::KindSpec& kind) {
+// refused (extra_forbidden), absent ones at their defaults (absent string options not stored).
+boost::json::object decode_kind_options(const http::Request& request, const tasks::KindSpec& kind) {
   boost::json::value body = boost::json::object{};
   if (!request.body.empty()) body = parse_json_body(request.body);
   Fields f(body);
   boost::json::object options;
   for (const auto& o : kind.options) options[o.name] = f.integer(o.name, false, o.min, o.max).value_or(o.fallback);
+  for (const auto& o : kind.strings)
+    if (auto v = f.string(o.name, false, {0, o.max_chars})) options[o.name] = *v;
   if (const auto* given = body.if_object())
     for (const auto& [key, value] : *given) {
       bool known = false;
       for (const auto& o : kind.options) known = known || key == o.name;
+      for (const auto& o : kind.strings) known = known || key == o.name;
       if (!known)
         f.add({"extra_forbidden", boost::json::array{"body", key}, "Extra inputs are not permitted", value, {}});
     }
   f.finish();
   return options;
 }
+
+namespace {
 
 const tasks::KindSpec& kind_param(const http::Request& request) {
   std::string name = request.query_param("task_type").value_or("scan");
@@ -50,7 +57,8 @@ const tasks::KindSpec& kind_param(const http::Request& request) {
 Response task_enqueue(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
   const auto& kind = kind_param(ctx.request);
-  auto options = decode_options(ctx.request, kind);
+  auto options = decode_kind_options(ctx.request, kind);
+  if (kind.name == "auth-scan") check_auth_options(options, target);
   if (kind.active) require_scan(ctx, std::string(kind.name), target, "task");
   tasks::NewTaskRequest r{ctx.caller.id, std::string(kind.name), target, std::move(options), {}};
   return Response::json(tasks::enqueue(ctx.app.db, r, ctx.app.cfg.tasks.queued_per_user));
@@ -60,7 +68,7 @@ Response task_enqueue(UserContext& ctx) {
 Response scan_service_start(UserContext& ctx) {
   auto id = path_int(ctx.path.at("service_id"), "service_id", 1);
   const auto& kind = *tasks::find_kind("scan");
-  auto options = decode_options(ctx.request, kind);
+  auto options = decode_kind_options(ctx.request, kind);
   auto target = service_site(ctx, id);
   tasks::NewTaskRequest r{ctx.caller.id, "scan", target, std::move(options), id};
   return Response::json(tasks::enqueue(ctx.app.db, r, ctx.app.cfg.tasks.queued_per_user));

@@ -15,6 +15,7 @@ std::shared_ptr<const AuditData> load_audit_data(const std::string& dir) {
       owasp::SqlErrors::load(dir),
       endpoints::Paths::load(dir),
       api::JwtSecrets::load(dir),
+      authscan::DefaultCredentials::load(dir),
   });
 }
 

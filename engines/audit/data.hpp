@@ -12,6 +12,7 @@
 #include "engines/audit/tech/fingerprints.hpp"
 #include "engines/audit/tech/vuln_libraries.hpp"
 #include "engines/scan/api/jwt.hpp"
+#include "engines/scan/auth/default_credentials.hpp"
 #include "engines/scan/endpoints/paths.hpp"
 #include "engines/scan/owasp/sql_errors.hpp"
 
@@ -26,6 +27,9 @@ struct AuditData {
   owasp::SqlErrors sql_errors;      // <dir>/owasp/sql_errors.json (docs/scan.md)
   endpoints::Paths endpoint_paths;  // <dir>/endpoints/paths.json (docs/scan.md "Endpoint discovery")
   api::JwtSecrets jwt_secrets;      // <dir>/api/jwt-secrets.txt (docs/scan.md "API check")
+
+  // <dir>/auth/default-credentials.json (docs/scan.md "Auth scan")
+  authscan::DefaultCredentials default_credentials;
 };
 
 // Reads and validates everything under `dir`; throws with the file's name on any error.

@@ -114,6 +114,7 @@ class Crawler {
 
   void enqueue(const std::string& url, int depth, const std::string& via) {
     if (depth > options_.depth || !in_scope(url) || looks_binary(url)) return;
+    if (options_.skip && options_.skip(url)) return;
     if (seen_.count(url)) return;
     if (seen_.size() >= options_.max_urls) {
       url_limit_hit_ = true;

@@ -41,6 +41,7 @@ struct CrawlOptions {
   std::size_t max_scripts = 50;  // same-origin external scripts fetched for paths
   net::ScanOptions scan;
   std::function<void(const PageSeen&)> on_page;  // runs on the crawling thread, in fetch order
+  std::function<bool(const std::string&)> skip;  // true: the URL is never fetched (the auth scan's logout links)
 };
 
 struct PageRecord {

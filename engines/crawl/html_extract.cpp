@@ -197,6 +197,7 @@ struct Walker {
         auto method = lower(trim(attr(e, "method")));
         f.method = method == "post" ? "POST" : method == "dialog" ? "DIALOG" : "GET";
         f.enctype = lower(attr(e, "enctype"));
+        f.autocomplete = lower(trim(attr(e, "autocomplete")));
         if (facts.forms.size() < kItemsPerPage) {
           facts.forms.push_back(std::move(f));
           current_form = &facts.forms.back();
@@ -222,6 +223,7 @@ struct Walker {
         ff.value = text::utf8_prefix(attr(e, "value"), 256);
         ff.required = has_attr(e, "required");
         ff.checked = has_attr(e, "checked");
+        ff.autocomplete = lower(trim(attr(e, "autocomplete")));
         push_bounded(current_form->fields, std::move(ff));
         break;
       }

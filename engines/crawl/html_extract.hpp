@@ -26,12 +26,14 @@ struct FormField {
   std::string value;
   bool required = false;
   bool checked = false;
+  std::string autocomplete = {};  // the attribute, trimmed and lower case; empty when absent
 };
 
 struct Form {
   std::string action;  // resolved; the page itself when absent
   std::string method;  // upper case; GET when absent or unknown
   std::string enctype;
+  std::string autocomplete = {};  // the form's own attribute, trimmed and lower case
   std::vector<FormField> fields;
 };
 

@@ -63,6 +63,27 @@ bool supported_proxy(const std::string& proxy) {
   return false;
 }
 
+std::string lower_ascii(std::string_view v) {
+  std::string out(v);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool same_origin(const boost::urls::url_view& a, const boost::urls::url_view& b) {
+  auto port = [](const boost::urls::url_view& u) {
+    if (u.has_port()) return u.port_number();
+    return static_cast<std::uint16_t>(u.scheme_id() == boost::urls::scheme::https ? 443 : 80);
+  };
+  return a.scheme_id() == b.scheme_id() && lower_ascii(a.host()) == lower_ascii(b.host()) && port(a) == port(b);
+}
+
+bool is_credential_header(const std::string& line) {
+  auto name = lower_ascii(std::string_view(line).substr(0, line.find(':')));
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  return name == "cookie" || name == "authorization";
+}
+
 bool is_redirect(long status) {
   return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
@@ -461,6 +482,13 @@ void MultiFetcher::finished(void* easy, int curl_code) {
   }
   next.remove_fragment();
   next.remove_userinfo();  // a Location's credentials are never sent on
+  // Nor are the caller's: Cookie and Authorization lines (the auth scan's session) stay on
+  // their origin, as browsers and curl keep them.
+  if (!same_origin(*base, next)) std::erase_if(t->request.headers, is_credential_header);
+  // A form post answered 301/302/303 continues as a GET, as browsers do (the body is never resent).
+  if ((t->request.method == "POST" && status != 307 && status != 308) ||
+      (status == 303 && t->request.method != "HEAD" && !t->request.method.empty()))
+    t->request.method = "GET";
   t->url = std::string(next.buffer());
   ++t->hop;
   auto due = t->hop_started + t->request.hop_interval;

@@ -70,7 +70,8 @@ void ScanSession::pump(Clock::time_point now) {
     CheckRequest c;
     c.url = p.request.url;
     c.method = p.request.method;
-    c.headers = p.request.headers;
+    c.headers = options_.headers;
+    c.headers.insert(c.headers.end(), p.request.headers.begin(), p.request.headers.end());
     c.body = p.request.body;
     c.timeout = options_.request_timeout;
     c.max_redirects = p.request.max_redirects.value_or(options_.max_redirects);

@@ -31,6 +31,9 @@ struct ScanOptions {
   std::string user_agent = "Mozilla/5.0 (compatible; Dozor-Audit/2.1; +https://dozor.invalid/audit)";
   std::string ca_file;  // scanner.ca_file: trust anchors instead of the system's
   CancelToken cancel;   // run() stops as at its deadline once this is cancelled
+  // Sent with every request of the session before the request's own (the auth scan's session
+  // cookie or bearer header, docs/scan.md "Auth scan"); empty for every other scan.
+  std::vector<std::string> headers = {};
 };
 
 struct FetchRequest {

@@ -8,6 +8,7 @@
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
 #include "engines/scan/api/api_check.hpp"
+#include "engines/scan/auth/auth_scan.hpp"
 #include "engines/scan/endpoints/discover.hpp"
 #include "engines/scan/oast/store.hpp"
 #include "engines/scan/owasp/owasp.hpp"
@@ -40,6 +41,14 @@ const std::vector<KindSpec>& kinds() {
       {"api-check",
        {{"max_operations", 1, static_cast<int>(limits::api::kOperations), static_cast<int>(limits::api::kOperations)}},
        true},
+      {"auth-scan",
+       {},
+       true,
+       {{"username", limits::auth::kFieldChars},
+        {"password", limits::auth::kFieldChars},
+        {"login_url", limits::auth::kFieldChars},
+        {"cookie", limits::auth::kHeaderChars},
+        {"bearer", limits::auth::kHeaderChars}}},
   };
   return all;
 }
@@ -149,6 +158,20 @@ TaskOutcome run_api_check(const TaskEnv& env, const TaskSpec& task, const Cancel
   return {api::to_json(r), std::nullopt};
 }
 
+// The credentials are in the task's options (docs/scan.md "Auth scan": stored, never shown).
+TaskOutcome run_auth_scan(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
+                          const ProgressFn& progress) {
+  authscan::AuthOptions o;
+  o.credentials = authscan::credentials_from(task.options);
+  o.scan = task_scan(env, cancel);
+  o.budget = task_budget(env);
+  o.cancelled = [cancel] { return cancel.cancelled(); };
+  progress(0, "auth-scan");
+  auto r =
+      authscan::scan(task.target, env.egress, env.audit_data->default_credentials, env.audit_data->tech, std::move(o));
+  return {authscan::to_json(r), std::nullopt};
+}
+
 }  // namespace
 
 const KindSpec* find_kind(std::string_view name) {
@@ -175,6 +198,7 @@ TaskOutcome run_kind(const TaskEnv& env, const TaskSpec& task, const CancelToken
   if (task.kind == "owasp") return run_owasp(env, task, cancel, progress);
   if (task.kind == "endpoints") return run_endpoints(env, task, cancel, progress);
   if (task.kind == "api-check") return run_api_check(env, task, cancel, progress);
+  if (task.kind == "auth-scan") return run_auth_scan(env, task, cancel, progress);
   return run_audit(env, task, cancel, progress);
 }
 

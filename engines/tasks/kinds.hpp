@@ -27,15 +27,22 @@ struct IntOption {
   int fallback;
 };
 
+// An optional string option (absent ones are not stored); at most max_chars characters.
+struct StringOption {
+  const char* name;
+  std::size_t max_chars;
+};
+
 struct KindSpec {
   std::string_view name;
   std::vector<IntOption> options;
-  bool active = false;  // attack traffic: only targets the caller may scan (engines/scan/access)
+  bool active = false;                     // attack traffic: only targets the caller may scan (engines/scan/access)
+  std::vector<StringOption> strings = {};  // auth-scan: its credentials (docs/scan.md "Auth scan")
 };
 
 // "scan" (the full audit, geolocation included), "audit", "crawl", "owasp" (the active scan),
-// "scanner" (the template scan), "endpoints" (endpoint discovery), "api-check" (the API check);
-// nullptr for any other name.
+// "scanner" (the template scan), "endpoints" (endpoint discovery), "api-check" (the API check),
+// "auth-scan" (the auth scan); nullptr for any other name.
 const KindSpec* find_kind(std::string_view name);
 // The names above in a sentence for an error message: "'scan', …, 'scanner' or 'endpoints'".
 std::string kind_list();

@@ -7,6 +7,7 @@
 #include "db/tasks_repo.hpp"
 #include "engines/errors.hpp"
 #include "engines/net/scan_client.hpp"
+#include "engines/secrets.hpp"
 #include "engines/tasks/task_id.hpp"
 
 namespace dozor::tasks {
@@ -17,6 +18,16 @@ constexpr const char* kNotFound = "Task not found";
 
 boost::json::value opt(const std::optional<std::string>& v) {
   return v ? boost::json::value(*v) : boost::json::value(nullptr);
+}
+
+// The options as stored, every secret (the auth scan's password, cookie, bearer) as "****":
+// docs/scan.md "Auth scan".
+boost::json::value shown_options(const std::string& json) {
+  auto v = boost::json::parse(json);
+  if (auto* o = v.if_object())
+    for (auto& [key, value] : *o)
+      if (secrets::is_secret_name(key)) value = "****";
+  return v;
 }
 
 boost::json::object to_json(const db::tasks::TaskRow& t) {
@@ -30,7 +41,7 @@ boost::json::object to_json(const db::tasks::TaskRow& t) {
   o["phase"] = t.phase;
   o["attempts"] = t.attempts;
   o["cancel_requested"] = t.cancel_requested;
-  o["options"] = boost::json::parse(t.options_json);
+  o["options"] = shown_options(t.options_json);
   o["created_at"] = t.created_at;
   o["started_at"] = opt(t.started_at);
   o["finished_at"] = opt(t.finished_at);

@@ -157,7 +157,7 @@ class TasksTest(dc.DozorTestCase):
         r = queue(user, "https://example.invalid/", "bogus")
         self.assertEqual(r.status, 422)
         self.assertEqual(r.json["detail"][0]["loc"], ["query", "task_type"])
-        self.assertIn("'scan', 'audit', 'crawl', 'owasp', 'scanner', 'endpoints' or 'api-check'", r.json["detail"][0]["msg"])
+        self.assertIn("'scan', 'audit', 'crawl', 'owasp', 'scanner', 'endpoints', 'api-check' or 'auth-scan'", r.json["detail"][0]["msg"])
         r = queue(user, "https://example.invalid/", "crawl", {"depth": 99, "max_pages": 0, "cookies": "x"})
         self.assertEqual(r.status, 422)
         locs = sorted(tuple(d["loc"]) for d in r.json["detail"])

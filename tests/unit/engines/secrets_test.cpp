@@ -9,7 +9,7 @@ BOOST_AUTO_TEST_SUITE(secrets)
 
 BOOST_AUTO_TEST_CASE(credential_names_are_secret_in_any_spelling) {
   for (auto n : {"password", "Password", "bot_token", "token", "X-Api-Key", "smtp.password", "client_secret", "key",
-                 "Authorization", "session", "private_key", "passwd", "jwt_secret_file"})
+                 "Authorization", "session", "private_key", "passwd", "jwt_secret_file", "bearer"})
     BOOST_TEST(is_secret_name(n), n);
 }
 

@@ -13,11 +13,11 @@ using namespace dozor::tasks;
 BOOST_AUTO_TEST_SUITE(task_kinds)
 
 BOOST_AUTO_TEST_CASE(the_kinds_this_version_runs_and_no_other) {
-  for (const char* name : {"scan", "audit", "crawl", "owasp", "scanner", "endpoints", "api-check"})
+  for (const char* name : {"scan", "audit", "crawl", "owasp", "scanner", "endpoints", "api-check", "auth-scan"})
     BOOST_TEST(find_kind(name) != nullptr, name);
   for (const char* name : {"", "Scan", "OWASP", "scan ", "crawl\n", "api_check"})
     BOOST_TEST(find_kind(name) == nullptr, name);
-  BOOST_TEST(kind_list() == "'scan', 'audit', 'crawl', 'owasp', 'scanner', 'endpoints' or 'api-check'");
+  BOOST_TEST(kind_list() == "'scan', 'audit', 'crawl', 'owasp', 'scanner', 'endpoints', 'api-check' or 'auth-scan'");
 }
 
 BOOST_AUTO_TEST_CASE(endpoints_takes_a_timeout_within_the_route_bounds) {
@@ -37,6 +37,19 @@ BOOST_AUTO_TEST_CASE(api_check_takes_max_operations_within_the_route_bounds) {
   BOOST_TEST(std::string(kind->options[0].name) == "max_operations");
   BOOST_TEST(kind->options[0].min == 1);
   BOOST_TEST(kind->options[0].max == static_cast<int>(dozor::limits::api::kOperations));
+}
+
+BOOST_AUTO_TEST_CASE(auth_scan_is_active_and_takes_its_credentials_as_bounded_strings) {
+  const auto* kind = find_kind("auth-scan");
+  BOOST_REQUIRE(kind);
+  BOOST_TEST(kind->active);
+  BOOST_TEST(kind->options.empty());
+  std::set<std::string> names;
+  for (const auto& o : kind->strings) {
+    names.insert(o.name);
+    BOOST_TEST(o.max_chars > 0u);
+  }
+  BOOST_TEST((names == std::set<std::string>{"username", "password", "login_url", "cookie", "bearer"}));
 }
 
 BOOST_AUTO_TEST_CASE(options_take_the_crawl_routes_bounds) {

@@ -1,0 +1,40 @@
+// POST /api/security/auth-scan/{target_url} with an optional JSON body of credentials
+// (docs/scan.md "Auth scan"): decode the target and the body (unknown keys a 422, the same
+// options as the auth-scan task), check the caller may scan the target, run the scan inline.
+#include "engines/scan/auth/auth_scan.hpp"
+
+#include <boost/json/array.hpp>
+
+#include "engines/tasks/kinds.hpp"
+#include "handlers/handlers.hpp"
+#include "handlers/scan_params.hpp"
+#include "handlers/validation.hpp"
+
+namespace dozor::handlers {
+
+void check_auth_options(const boost::json::object& options, const std::string& target) {
+  auto problem = authscan::check_credentials(authscan::credentials_from(options), target);
+  if (!problem) return;
+  // The input is never echoed: it may be a secret.
+  throw http::ValidationFailed({{"value_error",
+                                 boost::json::array{"body", problem->field},
+                                 "Value error, " + problem->message,
+                                 std::nullopt,
+                                 {}}});
+}
+
+Response auth_scan(UserContext& ctx) {
+  auto target = path_target_url(ctx.path.at("target_url"));
+  auto options = decode_kind_options(ctx.request, *tasks::find_kind("auth-scan"));
+  check_auth_options(options, target);
+  require_scan(ctx, "auth-scan", target);
+  authscan::AuthOptions o;
+  o.credentials = authscan::credentials_from(options);
+  o.scan = scan_options(ctx.app.cfg.scanner);
+  auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
+  auto result = authscan::scan(target, ctx.app.egress, ctx.app.audit_data->default_credentials,
+                               ctx.app.audit_data->tech, std::move(o));
+  return Response::json(authscan::to_json(result));
+}
+
+}  // namespace dozor::handlers

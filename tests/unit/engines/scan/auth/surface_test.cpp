@@ -1,0 +1,178 @@
+// The auth scan's pure judgements (engines/scan/auth/surface.hpp): login forms among parsed forms,
+// how they are filled, session cookies and their flags, the enumeration comparison, throttling,
+// and the redaction that keeps secrets out of evidence.
+#include "engines/scan/auth/surface.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include "engines/crawl/html_extract.hpp"
+
+using namespace dozor::authscan;
+namespace crawl = dozor::crawl;
+
+namespace {
+
+crawl::Form form_of(const std::string& html) {
+  auto facts = crawl::extract_html(html, "https://shop.test/login");
+  BOOST_REQUIRE_EQUAL(facts.forms.size(), 1U);
+  return facts.forms.front();
+}
+
+LoginAnswer answer(int status, std::string text, std::size_t length = 100, bool throttled = false) {
+  return {status, "https://shop.test/login", std::move(text), length, throttled};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(auth_surface)
+
+BOOST_AUTO_TEST_CASE(a_form_with_one_password_field_is_a_login_form_and_its_user_field_is_found) {
+  auto f = as_login_form("https://shop.test/login",
+                         form_of(R"(<form action="/session" method="post"><input name="q" type="search">)"
+                                 R"(<input name="email" type="email"><input type="password" name="pw">)"
+                                 R"(<input type="hidden" name="csrf" value="t1"></form>)"));
+  BOOST_REQUIRE(f);
+  BOOST_TEST(f->form.action == "https://shop.test/session");
+  BOOST_REQUIRE(f->user_field);
+  BOOST_TEST(f->form.fields[*f->user_field].name == "email");
+  BOOST_TEST(f->form.fields[f->password_field].name == "pw");
+}
+
+BOOST_AUTO_TEST_CASE(the_user_field_falls_back_to_the_text_field_before_the_password) {
+  auto f =
+      as_login_form("p", form_of(R"(<form method=post><input name="a1"><input name="b2" type="password"></form>)"));
+  BOOST_REQUIRE(f && f->user_field);
+  BOOST_TEST(f->form.fields[*f->user_field].name == "a1");
+}
+
+BOOST_AUTO_TEST_CASE(forms_without_or_with_two_password_fields_are_not_login_forms) {
+  BOOST_TEST(!as_login_form("p", form_of(R"(<form><input name="q"></form>)")));
+  BOOST_TEST(!as_login_form("p", form_of(R"(<form method=post><input name="u"><input type="password" name="p1">)"
+                                         R"(<input type="password" name="p2"></form>)")));
+}
+
+BOOST_AUTO_TEST_CASE(autocomplete_off_or_new_password_opts_out_of_storage) {
+  auto judged = [](const std::string& html) {
+    auto f = as_login_form("p", form_of(html));
+    BOOST_REQUIRE(f);
+    return password_autocomplete_off(*f);
+  };
+  BOOST_TEST(!judged(R"(<form><input name=u><input type=password name=p></form>)"));
+  BOOST_TEST(!judged(R"(<form><input name=u><input type=password name=p autocomplete="current-password"></form>)"));
+  BOOST_TEST(judged(R"(<form><input name=u><input type=password name=p autocomplete=" OFF "></form>)"));
+  BOOST_TEST(judged(R"(<form><input name=u><input type=password name=p autocomplete="new-password"></form>)"));
+  BOOST_TEST(judged(R"(<form autocomplete="off"><input name=u><input type=password name=p></form>)"));
+  BOOST_TEST(!judged(R"(<form autocomplete="off"><input name=u><input type=password name=p autocomplete=on></form>)"));
+}
+
+BOOST_AUTO_TEST_CASE(a_filled_form_keeps_hidden_tokens_checked_boxes_and_one_submit_button) {
+  auto f =
+      as_login_form("p", form_of(R"(<form method=post><input name="user"><input type="password" name="pass">)"
+                                 R"(<input type="hidden" name="csrf" value="tok"><input type="checkbox" name="keep">)"
+                                 R"(<input type="checkbox" name="agree" value="y" checked>)"
+                                 R"(<button type="submit" name="go" value="1">Go</button>)"
+                                 R"(<button type="submit" name="alt" value="2">Alt</button></form>)"));
+  BOOST_REQUIRE(f);
+  auto body = form_body(fill(*f, "al ice", "p&ss=1"));
+  BOOST_TEST(body == "user=al%20ice&pass=p%26ss%3D1&csrf=tok&agree=y&go=1");
+}
+
+BOOST_AUTO_TEST_CASE(set_cookie_flags_are_read_in_any_case) {
+  auto c = parse_set_cookie("SESSIONID=abc123; Path=/; secure; HTTPONLY; SameSite=Lax");
+  BOOST_REQUIRE(c);
+  BOOST_TEST(c->name == "SESSIONID");
+  BOOST_TEST(c->value == "abc123");
+  BOOST_TEST(c->secure);
+  BOOST_TEST(c->http_only);
+  BOOST_TEST(c->same_site == "lax");
+  auto bare = parse_set_cookie("sid=1");
+  BOOST_REQUIRE(bare);
+  BOOST_TEST(!bare->secure);
+  BOOST_TEST(!bare->http_only);
+  BOOST_TEST(bare->same_site.empty());
+  BOOST_TEST(!parse_set_cookie("; Path=/"));
+  BOOST_TEST(!parse_set_cookie("novalue"));
+}
+
+BOOST_AUTO_TEST_CASE(session_cookie_names_are_recognised_and_preferences_are_not) {
+  for (const char* name : {"SESSIONID", "PHPSESSID", "JSESSIONID", "ASP.NET_SessionId", "connect.sid",
+                           "laravel_session", "wordpress_logged_in_5f2a", "auth_token", "sid", "remember_me"})
+    BOOST_TEST(looks_like_session_cookie(name), name);
+  for (const char* name : {"lang", "theme", "csrftoken", "XSRF-TOKEN", "_ga", "consent", "wordpress_test_cookie"})
+    BOOST_TEST(!looks_like_session_cookie(name), name);
+}
+
+BOOST_AUTO_TEST_CASE(logout_links_are_recognised) {
+  BOOST_TEST(is_logout_url("https://a.test/logout"));
+  BOOST_TEST(is_logout_url("https://a.test/wp-login.php?action=logout"));
+  BOOST_TEST(is_logout_url("https://a.test/users/sign_out"));
+  BOOST_TEST(!is_logout_url("https://a.test/account/settings"));
+}
+
+BOOST_AUTO_TEST_CASE(normalizing_drops_echoed_names_counters_and_spacing) {
+  BOOST_TEST(normalize_text("No  user\n dozor-x1 (attempt 12)", {"dozor-x1"}) ==
+             normalize_text("No user admin (attempt 3)", {"admin"}));
+  BOOST_TEST(normalize_text("Unknown user.", {}) != normalize_text("Wrong password.", {}));
+}
+
+BOOST_AUTO_TEST_CASE(different_messages_for_a_likely_user_are_enumeration) {
+  auto c =
+      compare_login_answers(answer(200, "Unknown user."), answer(200, "Unknown user."), answer(200, "Wrong password."));
+  BOOST_TEST((c.verdict == Verdict::Different));
+  BOOST_TEST(c.reason == "the message differs");
+}
+
+BOOST_AUTO_TEST_CASE(a_different_status_or_length_is_enumeration_too) {
+  BOOST_TEST(
+      (compare_login_answers(answer(200, "x"), answer(200, "x"), answer(401, "x")).verdict == Verdict::Different));
+  BOOST_TEST((compare_login_answers(answer(200, "x", 1000), answer(200, "x", 1004), answer(200, "x", 1500)).verdict ==
+              Verdict::Different));
+}
+
+BOOST_AUTO_TEST_CASE(alike_answers_are_not_enumeration) {
+  BOOST_TEST((compare_login_answers(answer(200, "Invalid user name or password."),
+                                    answer(200, "Invalid user name or password."),
+                                    answer(200, "Invalid user name or password.", 103))
+                  .verdict == Verdict::Same));
+}
+
+BOOST_AUTO_TEST_CASE(unstable_controls_or_throttling_give_no_verdict) {
+  BOOST_TEST(
+      (compare_login_answers(answer(200, "a"), answer(200, "b"), answer(200, "c")).verdict == Verdict::Inconclusive));
+  BOOST_TEST((compare_login_answers(answer(200, "a"), answer(200, "a"), answer(429, "Too many", 100, true)).verdict ==
+              Verdict::Inconclusive));
+}
+
+BOOST_AUTO_TEST_CASE(throttling_is_a_status_a_retry_after_or_a_message) {
+  BOOST_TEST(is_throttled(429, {}, ""));
+  BOOST_TEST(is_throttled(200, {{"retry-after", "60"}}, ""));
+  BOOST_TEST(is_throttled(200, {}, "Account LOCKED for 15 minutes"));
+  BOOST_TEST(is_throttled(200, {}, "Please solve the captcha"));
+  BOOST_TEST(!is_throttled(200, {}, "Wrong password."));
+}
+
+BOOST_AUTO_TEST_CASE(redaction_removes_secrets_as_written_and_encoded) {
+  std::vector<std::string> s = {"p a&ss"};
+  BOOST_TEST(redact("user=al&pass=p%20a%26ss and p+a%26ss and p a&ss", s) == "user=al&pass=**** and **** and ****");
+  BOOST_TEST(redact("nothing here", s) == "nothing here");
+}
+
+BOOST_AUTO_TEST_CASE(redacted_exchanges_hide_cookies_authorization_and_set_cookie_values) {
+  dozor::net::Exchange ex;
+  ex.url = "https://a.test/login?pw=hunter22";
+  ex.request_line = "GET /login?pw=hunter22 HTTP/1.1";
+  ex.request_headers = {{"cookie", "SESSIONID=abc"}, {"authorization", "Bearer xyz"}, {"accept", "*/*"}};
+  ex.response_headers = {{"set-cookie", "SESSIONID=newvalue; Path=/; HttpOnly"}, {"location", "/home"}};
+  ex.body_excerpt = "Hello hunter22";
+  redact_exchange(ex, {"hunter22"});
+  BOOST_TEST(ex.url == "https://a.test/login?pw=****");
+  BOOST_TEST(ex.request_line == "GET /login?pw=**** HTTP/1.1");
+  BOOST_TEST(ex.request_headers[0].value == "****");
+  BOOST_TEST(ex.request_headers[1].value == "****");
+  BOOST_TEST(ex.request_headers[2].value == "*/*");
+  BOOST_TEST(ex.response_headers[0].value == "SESSIONID=****; Path=/; HttpOnly");
+  BOOST_TEST(ex.response_headers[1].value == "/home");
+  BOOST_TEST(ex.body_excerpt == "Hello ****");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
