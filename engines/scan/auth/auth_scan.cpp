@@ -106,7 +106,6 @@ class Scanner {
       : target_(target),
         policy_(policy),
         defaults_(defaults),
-        fp_(fp),
         options_(std::move(options)),
         start_(Clock::now()),
         deadline_(start_ + options_.budget),
@@ -651,7 +650,6 @@ class Scanner {
   std::string target_;
   const net::EgressPolicy& policy_;
   const DefaultCredentials& defaults_;
-  const audit::tech::Fingerprints& fp_;
   AuthOptions options_;
   Clock::time_point start_;
   Clock::time_point deadline_;
