@@ -725,6 +725,20 @@ class DozorTestCase(unittest.TestCase):
         return r.json
 
     # --- shape assertions
+    def assertReplayableEvidence(self, findings: list, methods: str = "GET|PUT|DELETE|TRACE|POST"):
+        """Every finding of an active scan carries evidence: the exact exchange, an excerpt and a
+        curl command that repeats the request (docs/scan.md)."""
+        for f in findings:
+            self.assertTrue(f["evidence"], f)
+            for e in f["evidence"]:
+                ex = e["exchange"]
+                self.assertIsNotNone(ex, f)
+                self.assertTrue(e["replay"].startswith("curl -i -s "), e)
+                self.assertIn(e["url"].replace("'", "'\\''"), e["replay"])
+                self.assertTrue(e["excerpt"], f)
+                self.assertRegex(ex["request_line"], r"^(%s) /" % methods)
+                self.assertTrue(ex["status_line"].startswith("HTTP/1."))
+
     def assertJsonContentType(self, r: Response):
         ct = (r.header("Content-Type") or "").lower()
         self.assertTrue(ct.startswith("application/json"), "Content-Type %r of %r" % (ct, r))
