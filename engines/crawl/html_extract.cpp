@@ -11,25 +11,14 @@
 #include <set>
 #include <utility>
 
+#include "engines/text/ascii.hpp"
 #include "engines/text/html_parse.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::crawl {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string trim(std::string_view v) {
-  auto b = v.find_first_not_of(" \t\r\n\f");
-  if (b == std::string_view::npos) return {};
-  auto e = v.find_last_not_of(" \t\r\n\f");
-  return std::string(v.substr(b, e - b + 1));
-}
+std::string trim(std::string_view v) { return std::string(text::trim_space(v)); }
 
 std::string attr(const GumboElement& e, const char* name) {
   const GumboAttribute* a = gumbo_get_attribute(&e.attributes, name);
@@ -113,18 +102,18 @@ struct Walker {
       case GUMBO_TAG_META: {
         auto content = attr(e, "content");
         if (has_attr(e, "http-equiv"))
-          push_bounded(facts.http_equiv, Meta{lower(trim(attr(e, "http-equiv"))), content});
+          push_bounded(facts.http_equiv, Meta{text::ascii_lower(trim(attr(e, "http-equiv"))), content});
         else if (has_attr(e, "name"))
-          push_bounded(facts.meta, Meta{lower(trim(attr(e, "name"))), content});
+          push_bounded(facts.meta, Meta{text::ascii_lower(trim(attr(e, "name"))), content});
         else if (has_attr(e, "property"))
-          push_bounded(facts.meta, Meta{lower(trim(attr(e, "property"))), content});
+          push_bounded(facts.meta, Meta{text::ascii_lower(trim(attr(e, "property"))), content});
         break;
       }
       case GUMBO_TAG_A:
       case GUMBO_TAG_AREA: {
         auto href = trim(attr(e, "href"));
         if (href.empty()) break;
-        auto scheme = lower(href.substr(0, std::min<std::size_t>(href.size(), 7)));
+        auto scheme = text::ascii_lower(href.substr(0, std::min<std::size_t>(href.size(), 7)));
         if (scheme.rfind("mailto:", 0) == 0) {
           auto addr = href.substr(7);
           addr = addr.substr(0, addr.find('?'));
@@ -136,13 +125,14 @@ struct Walker {
           break;
         }
         if (auto u = url(href)) {
-          push_bounded(facts.links, Link{*u, inner_text(node, 256), lower(attr(e, "rel")), attr(e, "target")});
+          push_bounded(facts.links,
+                       Link{*u, inner_text(node, 256), text::ascii_lower(attr(e, "rel")), attr(e, "target")});
           if (is_document_url(*u)) push_bounded(facts.media, Media{"document", *u});
         }
         break;
       }
       case GUMBO_TAG_LINK: {
-        auto rel = lower(attr(e, "rel"));
+        auto rel = text::ascii_lower(attr(e, "rel"));
         auto href = attr(e, "href");
         if (rel.find("stylesheet") != std::string::npos) {
           if (auto u = url(href)) push_bounded(facts.stylesheets, Stylesheet{href, *u, attr(e, "integrity")});
@@ -161,7 +151,7 @@ struct Walker {
         if (!s.raw_src.empty()) s.src = url(s.raw_src).value_or("");
         s.integrity = attr(e, "integrity");
         s.crossorigin = attr(e, "crossorigin");
-        s.type = lower(attr(e, "type"));
+        s.type = text::ascii_lower(attr(e, "type"));
         if (s.raw_src.empty() && e.children.length > 0) {
           auto* child = static_cast<const GumboNode*>(e.children.data[0]);
           if (child->type == GUMBO_NODE_TEXT || child->type == GUMBO_NODE_WHITESPACE)
@@ -194,10 +184,10 @@ struct Walker {
         Form f;
         auto action = trim(attr(e, "action"));
         f.action = action.empty() ? base : url(action).value_or(action);
-        auto method = lower(trim(attr(e, "method")));
+        auto method = text::ascii_lower(trim(attr(e, "method")));
         f.method = method == "post" ? "POST" : method == "dialog" ? "DIALOG" : "GET";
-        f.enctype = lower(attr(e, "enctype"));
-        f.autocomplete = lower(trim(attr(e, "autocomplete")));
+        f.enctype = text::ascii_lower(attr(e, "enctype"));
+        f.autocomplete = text::ascii_lower(trim(attr(e, "autocomplete")));
         if (facts.forms.size() < kItemsPerPage) {
           facts.forms.push_back(std::move(f));
           current_form = &facts.forms.back();
@@ -212,7 +202,7 @@ struct Walker {
         FormField ff;
         ff.tag = gumbo_normalized_tagname(e.tag);
         ff.name = attr(e, "name");
-        auto type = lower(trim(attr(e, "type")));
+        auto type = text::ascii_lower(trim(attr(e, "type")));
         if (e.tag == GUMBO_TAG_INPUT)
           ff.type = type.empty() ? "text" : type;
         else if (e.tag == GUMBO_TAG_BUTTON)
@@ -223,7 +213,7 @@ struct Walker {
         ff.value = text::utf8_prefix(attr(e, "value"), 256);
         ff.required = has_attr(e, "required");
         ff.checked = has_attr(e, "checked");
-        ff.autocomplete = lower(trim(attr(e, "autocomplete")));
+        ff.autocomplete = text::ascii_lower(trim(attr(e, "autocomplete")));
         push_bounded(current_form->fields, std::move(ff));
         break;
       }
@@ -276,7 +266,7 @@ struct Walker {
 
 bool is_document_url(std::string_view url) {
   auto u = boost::urls::parse_uri(url);
-  std::string path = lower(u ? std::string(u->path()) : std::string(url));
+  std::string path = text::ascii_lower(u ? std::string(u->path()) : std::string(url));
   for (const char* ext : {".pdf", ".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".odt", ".ods", ".odp", ".rtf",
                           ".csv", ".txt", ".zip", ".rar", ".7z"}) {
     std::string_view e(ext);

@@ -14,6 +14,7 @@
 
 #include "engines/limits.hpp"
 #include "engines/net/egress_socket.hpp"
+#include "engines/text/ascii.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::net {
@@ -63,23 +64,17 @@ bool supported_proxy(const std::string& proxy) {
   return false;
 }
 
-std::string lower_ascii(std::string_view v) {
-  std::string out(v);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 bool same_origin(const boost::urls::url_view& a, const boost::urls::url_view& b) {
   auto port = [](const boost::urls::url_view& u) {
     if (u.has_port()) return u.port_number();
     return static_cast<std::uint16_t>(u.scheme_id() == boost::urls::scheme::https ? 443 : 80);
   };
-  return a.scheme_id() == b.scheme_id() && lower_ascii(a.host()) == lower_ascii(b.host()) && port(a) == port(b);
+  return a.scheme_id() == b.scheme_id() && text::ascii_lower(a.host()) == text::ascii_lower(b.host()) &&
+         port(a) == port(b);
 }
 
 bool is_credential_header(const std::string& line) {
-  auto name = lower_ascii(std::string_view(line).substr(0, line.find(':')));
+  auto name = text::ascii_lower(std::string_view(line).substr(0, line.find(':')));
   while (!name.empty() && name.back() == ' ') name.pop_back();
   return name == "cookie" || name == "authorization";
 }

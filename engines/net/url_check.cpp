@@ -5,17 +5,11 @@
 #include <boost/url/pct_string_view.hpp>
 #include <boost/url/url.hpp>
 
+#include "engines/text/ascii.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::net {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // A decoded host name must be text: valid UTF-8 without control characters (NUL included).
 bool is_plain_text(std::string_view s) {
@@ -36,7 +30,7 @@ std::optional<UrlProblem> check_http_url(std::string_view url) {
     if (boost::urls::parse_relative_ref(url)) return parsing("relative URL without a base");
     return parsing("invalid international domain name or characters");
   }
-  std::string scheme = lower(parsed->scheme());
+  std::string scheme = text::ascii_lower(parsed->scheme());
   if (scheme != "http" && scheme != "https") return UrlProblem{"url_scheme", "URL scheme should be 'http' or 'https'"};
   if (!parsed->has_authority() || parsed->encoded_host().empty()) return parsing("empty host");
   if (parsed->has_userinfo()) return parsing("credentials in the URL are not accepted");
@@ -60,7 +54,7 @@ std::optional<std::string> tcp_target(std::string_view url, UrlProblem* problem)
     return std::nullopt;
   }
   auto parsed = boost::urls::parse_uri(url);
-  if (!parsed || lower(parsed->scheme()) != "tcp") return fail("tcp:// targets are tcp://host:port");
+  if (!parsed || text::ascii_lower(parsed->scheme()) != "tcp") return fail("tcp:// targets are tcp://host:port");
   if (!parsed->has_authority() || parsed->encoded_host().empty()) return fail("empty host");
   if (parsed->has_userinfo()) return fail("credentials in the URL are not accepted");
   if (!parsed->has_port() || parsed->port_number() == 0 || parsed->port().size() > 5)
@@ -95,7 +89,7 @@ TargetUrl parse_target_url(std::string_view raw_tail) {
   if (!has_scheme) {
     auto c = text.find(":/");
     if (c != std::string::npos && c == text.find_first_of(":/") && (c + 2 >= text.size() || text[c + 2] != '/')) {
-      std::string scheme = lower(text.substr(0, c));
+      std::string scheme = text::ascii_lower(text.substr(0, c));
       if (scheme == "http" || scheme == "https") {
         candidate = scheme + "://" + text.substr(c + 2);
         has_scheme = true;

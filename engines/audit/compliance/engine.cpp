@@ -10,17 +10,11 @@
 #include "engines/analyzer/checksums.hpp"
 #include "engines/audit/headers/check.hpp"
 #include "engines/crawl/contacts.hpp"
+#include "engines/text/ascii.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::audit::compliance {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 struct UrlParts {
   std::string scheme;
@@ -32,10 +26,10 @@ UrlParts parts_of(std::string_view url) {
   UrlParts p;
   auto u = boost::urls::parse_uri_reference(url);
   if (!u) return p;
-  p.scheme = lower(u->scheme());
-  p.host = lower(u->host());
-  p.path = lower(u->encoded_path());
-  if (u->has_query()) p.path += "?" + lower(u->encoded_query());
+  p.scheme = text::ascii_lower(u->scheme());
+  p.host = text::ascii_lower(u->host());
+  p.path = text::ascii_lower(u->encoded_path());
+  if (u->has_query()) p.path += "?" + text::ascii_lower(u->encoded_query());
   return p;
 }
 
@@ -68,13 +62,13 @@ std::vector<std::string> name_words(std::string_view name) {
     bool sep = c == '_' || c == '-' || c == '.' || c == '[' || c == ']' || c == ' ' || c == ':' || c == '/';
     bool camel = std::isupper(static_cast<unsigned char>(c)) && std::islower(static_cast<unsigned char>(prev));
     if (sep || camel) {
-      if (!cur.empty()) out.push_back(lower(cur));
+      if (!cur.empty()) out.push_back(text::ascii_lower(cur));
       cur.clear();
     }
     if (!sep) cur.push_back(c);
     prev = c;
   }
-  if (!cur.empty()) out.push_back(lower(cur));
+  if (!cur.empty()) out.push_back(text::ascii_lower(cur));
   return out;
 }
 
@@ -416,7 +410,7 @@ void Engine::observe(const crawl::PageSeen& page) {
       }
       if (f.type == "radio") continue;
       ++visible;
-      if (f.type == "search" || (f.type == "text" && any_word_in({lower(f.name)}, d.token("search_names"))))
+      if (f.type == "search" || (f.type == "text" && any_word_in({text::ascii_lower(f.name)}, d.token("search_names"))))
         searchy = true;
       std::vector<std::string> words = name_words(f.name);
       for (const auto& w : name_words(f.id)) words.push_back(w);
@@ -480,7 +474,7 @@ void Engine::observe(const crawl::PageSeen& page) {
   for (const auto& sc : facts.scripts) {
     if (sc.src.empty()) {
       // A tracker's snippet names its host inside the inline code (Metrica: mc.yandex.ru/metrika/tag.js).
-      std::string code = lower(sc.inline_text);
+      std::string code = text::ascii_lower(sc.inline_text);
       for (const auto& svc : d.services)
         for (const auto& h : svc.hosts)
           if (svc.kind != "passive" && !s.services.count(svc.name) && code.find(h) != std::string::npos)
@@ -495,7 +489,7 @@ void Engine::observe(const crawl::PageSeen& page) {
     UrlParts sp = parts_of(sc.src);
     const Service* svc = service_of(d, sp);
     if (svc && !s.services.count(svc->name)) s.services[svc->name] = ServiceHit{svc, Hit{sc.src, page.url}};
-    if (contains_any(lower(sc.src), d.token("bvi_scripts")) && !s.bvi) s.bvi = Hit{sc.src, page.url};
+    if (contains_any(text::ascii_lower(sc.src), d.token("bvi_scripts")) && !s.bvi) s.bvi = Hit{sc.src, page.url};
     for (const auto& h : d.token("gov_widget_hosts"))
       if (host_matches(sp.host, h) && !s.gos_widget) s.gos_widget = Hit{sc.src, page.url};
     if (sp.host == page_parts.host || !s.script_keys.insert(sc.src).second) continue;
@@ -1011,8 +1005,8 @@ Result Engine::finish() {
   const auto& h = s.landing_headers;
   bool https = parts_of(landing).scheme == "https";
   auto hsts = net::first_header(h, "strict-transport-security");
-  bool hsts_ok =
-      hsts && lower(*hsts).find("max-age=0") == std::string::npos && lower(*hsts).find("max-age") != std::string::npos;
+  bool hsts_ok = hsts && text::ascii_lower(*hsts).find("max-age=0") == std::string::npos &&
+                 text::ascii_lower(*hsts).find("max-age") != std::string::npos;
   if (!s.landing_seen) {
     b.set("SEC-01", Status::Manual, "low", "The landing page was not read.");
   } else if (!https) {
@@ -1056,9 +1050,10 @@ Result Engine::finish() {
     auto rp = net::first_header(h, "referrer-policy");
     std::vector<std::string> absent;
     if (!csp || csp->empty()) absent.push_back("Content-Security-Policy");
-    if (!(csp && lower(*csp).find("frame-ancestors") != std::string::npos) && !xfo)
+    if (!(csp && text::ascii_lower(*csp).find("frame-ancestors") != std::string::npos) && !xfo)
       absent.push_back("frame-ancestors or X-Frame-Options");
-    if (!xcto || lower(*xcto).find("nosniff") == std::string::npos) absent.push_back("X-Content-Type-Options: nosniff");
+    if (!xcto || text::ascii_lower(*xcto).find("nosniff") == std::string::npos)
+      absent.push_back("X-Content-Type-Options: nosniff");
     if (!rp) absent.push_back("Referrer-Policy");
     b.set("SEC-05", absent.empty() ? Status::Passed : Status::Failed, "high",
           absent.empty() ? "Every required security header is sent." : "Missing: " + join(absent) + ".");
@@ -1109,7 +1104,7 @@ std::vector<Finding> findings_of(const Result& result) {
     for (const auto& it : set.items) {
       if (it.status != Status::Failed || it.severity < Severity::Medium) continue;
       Finding f;
-      f.check = "compliance-" + lower(it.spec->id);
+      f.check = "compliance-" + text::ascii_lower(it.spec->id);
       f.title = it.spec->id + ": " + it.spec->title_en;
       f.severity = it.severity;
       f.confidence = it.confidence == "high" ? "certain" : it.confidence == "medium" ? "firm" : "tentative";

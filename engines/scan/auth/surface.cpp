@@ -5,23 +5,10 @@
 #include <cctype>
 
 #include "engines/scan/owasp/replay.hpp"
+#include "engines/text/ascii.hpp"
 
 namespace dozor::authscan {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string_view trim(std::string_view v) {
-  auto b = v.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  auto e = v.find_last_not_of(" \t\r\n");
-  return v.substr(b, e - b + 1);
-}
 
 bool contains_any(std::string_view haystack, std::initializer_list<std::string_view> needles) {
   return std::any_of(needles.begin(), needles.end(),
@@ -53,7 +40,7 @@ std::optional<LoginForm> as_login_form(const std::string& page, const crawl::For
   for (std::size_t i = 0; i < form.fields.size(); ++i) {
     const auto& f = form.fields[i];
     if (!text_like(f) || f.name.empty()) continue;
-    if (contains_any(lower(f.name), {"user", "login", "mail", "name", "log", "account", "phone"})) {
+    if (contains_any(text::ascii_lower(f.name), {"user", "login", "mail", "name", "log", "account", "phone"})) {
       out.user_field = i;
       break;
     }
@@ -110,27 +97,28 @@ std::optional<SetCookie> parse_set_cookie(std::string_view header) {
   bool first = true;
   while (!header.empty()) {
     auto semi = header.find(';');
-    auto part = trim(header.substr(0, semi));
+    auto part = text::trim_space(header.substr(0, semi));
     header = semi == std::string_view::npos ? std::string_view{} : header.substr(semi + 1);
     auto eq = part.find('=');
     if (first) {
       first = false;
       if (eq == std::string_view::npos || eq == 0) return std::nullopt;
-      c.name = std::string(trim(part.substr(0, eq)));
-      c.value = std::string(trim(part.substr(eq + 1)));
+      c.name = std::string(text::trim_space(part.substr(0, eq)));
+      c.value = std::string(text::trim_space(part.substr(eq + 1)));
       if (c.name.empty()) return std::nullopt;
       continue;
     }
-    auto key = lower(trim(part.substr(0, eq)));
+    auto key = text::ascii_lower(text::trim_space(part.substr(0, eq)));
     if (key == "secure") c.secure = true;
     if (key == "httponly") c.http_only = true;
-    if (key == "samesite" && eq != std::string_view::npos) c.same_site = lower(trim(part.substr(eq + 1)));
+    if (key == "samesite" && eq != std::string_view::npos)
+      c.same_site = text::ascii_lower(text::trim_space(part.substr(eq + 1)));
   }
   return c;
 }
 
 bool looks_like_session_cookie(std::string_view name) {
-  auto n = lower(name);
+  auto n = text::ascii_lower(name);
   if (contains_any(n, {"csrf", "xsrf"})) return false;  // read by scripts on purpose
   static constexpr std::array<std::string_view, 4> kExact = {"sid", "auth", "jwt", "token"};
   if (std::find(kExact.begin(), kExact.end(), n) != kExact.end()) return true;
@@ -140,7 +128,7 @@ bool looks_like_session_cookie(std::string_view name) {
 }
 
 bool is_logout_url(std::string_view url) {
-  auto u = lower(url);
+  auto u = text::ascii_lower(url);
   return contains_any(
       u, {"logout", "log-out", "log_out", "signout", "sign-out", "sign_out", "logoff", "log-off", "exit", "destroy"});
 }
@@ -178,8 +166,9 @@ bool is_throttled(int status, const std::vector<net::HeaderField>& headers, std:
   if (status == 429 || status == 423) return true;
   for (const auto& h : headers)
     if (h.name == "retry-after") return true;
-  return contains_any(lower(text), {"too many", "locked", "captcha", "try again later", "temporarily blocked",
-                                    "слишком много", "заблокирован", "попробуйте позже"});
+  return contains_any(text::ascii_lower(text),
+                      {"too many", "locked", "captcha", "try again later", "temporarily blocked", "слишком много",
+                       "заблокирован", "попробуйте позже"});
 }
 
 Comparison compare_login_answers(const LoginAnswer& unknown1, const LoginAnswer& unknown2, const LoginAnswer& known) {

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "engines/text/ascii.hpp"
+
 namespace dozor::owasp {
 namespace {
 
@@ -40,12 +42,7 @@ std::string squeeze(std::string_view s) {
   return out;
 }
 
-std::string trimmed(std::string_view s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  auto e = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(b, std::min(e - b + 1, kStatementChars)));
-}
+std::string trimmed(std::string_view s) { return std::string(text::trim_space(s).substr(0, kStatementChars)); }
 
 bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
 
