@@ -67,6 +67,15 @@ net::ScanOptions task_scan(const TaskEnv& env, const CancelToken& cancel) {
 
 std::chrono::seconds task_budget(const TaskEnv& env) { return std::chrono::seconds(env.cfg.tasks.task_seconds); }
 
+// The active scans' options (OWASP, API check, auth scan) share these three: the task's client,
+// budget and cancellation.
+template <class Options>
+void bound_by_task(Options& o, const TaskEnv& env, const CancelToken& cancel) {
+  o.scan = task_scan(env, cancel);
+  o.budget = task_budget(env);
+  o.cancelled = [cancel] { return cancel.cancelled(); };
+}
+
 TaskOutcome run_crawl(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress) {
   crawl::CrawlOptions o;
   o.depth = int_option(task.options, "depth");
@@ -112,9 +121,7 @@ TaskOutcome run_owasp(const TaskEnv& env, const TaskSpec& task, const CancelToke
   owasp::OwaspOptions o;
   o.depth = int_option(task.options, "depth");
   o.max_pages = int_option(task.options, "max_pages");
-  o.scan = task_scan(env, cancel);
-  o.budget = task_budget(env);
-  o.cancelled = [cancel] { return cancel.cancelled(); };
+  bound_by_task(o, env, cancel);
   oast::DbStore store(env.db);  // out-of-band proofs of XXE and SSRF (docs/scan.md)
   o.oast_base_url = env.cfg.scanner.oast_base_url;
   o.oast_store = &store;
@@ -149,9 +156,7 @@ TaskOutcome run_api_check(const TaskEnv& env, const TaskSpec& task, const Cancel
                           const ProgressFn& progress) {
   api::Options o;
   o.max_operations = static_cast<std::size_t>(int_option(task.options, "max_operations"));
-  o.scan = task_scan(env, cancel);
-  o.budget = task_budget(env);
-  o.cancelled = [cancel] { return cancel.cancelled(); };
+  bound_by_task(o, env, cancel);
   progress(0, "api-check");
   auto r =
       api::check(task.target, env.egress, env.audit_data->endpoint_paths, env.audit_data->jwt_secrets, std::move(o));
@@ -163,9 +168,7 @@ TaskOutcome run_auth_scan(const TaskEnv& env, const TaskSpec& task, const Cancel
                           const ProgressFn& progress) {
   authscan::AuthOptions o;
   o.credentials = authscan::credentials_from(task.options);
-  o.scan = task_scan(env, cancel);
-  o.budget = task_budget(env);
-  o.cancelled = [cancel] { return cancel.cancelled(); };
+  bound_by_task(o, env, cancel);
   progress(0, "auth-scan");
   auto r =
       authscan::scan(task.target, env.egress, env.audit_data->default_credentials, env.audit_data->tech, std::move(o));
