@@ -46,10 +46,9 @@ std::string service_site(UserContext& ctx, std::int64_t service_id);
 void require_scan(UserContext& ctx, const std::string& kind, const std::string& target, const char* via = "inline");
 
 // The optional JSON body of a task kind (POST /api/security/queue/…, the auth scan's route) as
-// its options: 422 for unknown keys and out-of-bounds values (handlers/tasks.cpp).
-boost::json::object decode_kind_options(const http::Request& request, const tasks::KindSpec& kind);
-
-// The auth scan's credentials in `options` usable against `target`, else a 422 (handlers/auth_scan.cpp).
-void check_auth_options(const boost::json::object& options, const std::string& target);
+// its options for `target`: 422 for unknown keys, out-of-bounds values and the kind's own rules
+// (KindSpec::check; never echoing a value) (handlers/tasks.cpp).
+boost::json::object decode_kind_options(const http::Request& request, const tasks::KindSpec& kind,
+                                        const std::string& target);
 
 }  // namespace dozor::handlers

@@ -19,7 +19,8 @@ constexpr int kListMax = 100;
 
 // The optional JSON body as the kind's options: every option within its bounds, unknown keys
 // refused (extra_forbidden), absent ones at their defaults (absent string options not stored).
-boost::json::object decode_kind_options(const http::Request& request, const tasks::KindSpec& kind) {
+boost::json::object decode_kind_options(const http::Request& request, const tasks::KindSpec& kind,
+                                        const std::string& target) {
   boost::json::value body = boost::json::object{};
   if (!request.body.empty()) body = parse_json_body(request.body);
   Fields f(body);
@@ -36,6 +37,14 @@ boost::json::object decode_kind_options(const http::Request& request, const task
         f.add({"extra_forbidden", boost::json::array{"body", key}, "Extra inputs are not permitted", value, {}});
     }
   f.finish();
+  if (kind.check)
+    if (auto problem = kind.check(options, target))
+      // Never echoing the input: it may be a secret.
+      throw http::ValidationFailed({{"value_error",
+                                     boost::json::array{"body", problem->field},
+                                     "Value error, " + problem->message,
+                                     std::nullopt,
+                                     {}}});
   return options;
 }
 
@@ -57,8 +66,7 @@ const tasks::KindSpec& kind_param(const http::Request& request) {
 Response task_enqueue(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
   const auto& kind = kind_param(ctx.request);
-  auto options = decode_kind_options(ctx.request, kind);
-  if (kind.name == "auth-scan") check_auth_options(options, target);
+  auto options = decode_kind_options(ctx.request, kind, target);
   if (kind.active) require_scan(ctx, std::string(kind.name), target, "task");
   tasks::NewTaskRequest r{ctx.caller.id, std::string(kind.name), target, std::move(options), {}};
   return Response::json(tasks::enqueue(ctx.app.db, r, ctx.app.cfg.tasks.queued_per_user));
@@ -68,8 +76,8 @@ Response task_enqueue(UserContext& ctx) {
 Response scan_service_start(UserContext& ctx) {
   auto id = path_int(ctx.path.at("service_id"), "service_id", 1);
   const auto& kind = *tasks::find_kind("scan");
-  auto options = decode_kind_options(ctx.request, kind);
   auto target = service_site(ctx, id);
+  auto options = decode_kind_options(ctx.request, kind, target);
   tasks::NewTaskRequest r{ctx.caller.id, "scan", target, std::move(options), id};
   return Response::json(tasks::enqueue(ctx.app.db, r, ctx.app.cfg.tasks.queued_per_user));
 }

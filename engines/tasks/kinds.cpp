@@ -27,6 +27,12 @@ const std::vector<IntOption>& crawl_options() {
   return options;
 }
 
+std::optional<OptionProblem> check_auth_scan_options(const boost::json::object& options, const std::string& target) {
+  auto problem = authscan::check_credentials(authscan::credentials_from(options), target);
+  if (!problem) return std::nullopt;
+  return OptionProblem{problem->field, problem->message};
+}
+
 const std::vector<KindSpec>& kinds() {
   static const std::vector<KindSpec> all = {
       {"scan", crawl_options()},
@@ -48,7 +54,8 @@ const std::vector<KindSpec>& kinds() {
         {"password", limits::auth::kFieldChars},
         {"login_url", limits::auth::kFieldChars},
         {"cookie", limits::auth::kHeaderChars},
-        {"bearer", limits::auth::kHeaderChars}}},
+        {"bearer", limits::auth::kHeaderChars}},
+       check_auth_scan_options},
   };
   return all;
 }

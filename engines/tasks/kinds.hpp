@@ -33,11 +33,19 @@ struct StringOption {
   std::size_t max_chars;
 };
 
+// A rule across a kind's options (which may hold secrets: the message never quotes a value).
+struct OptionProblem {
+  std::string field;
+  std::string message;
+};
+using OptionCheck = std::optional<OptionProblem> (*)(const boost::json::object& options, const std::string& target);
+
 struct KindSpec {
   std::string_view name;
   std::vector<IntOption> options;
   bool active = false;                     // attack traffic: only targets the caller may scan (engines/scan/access)
   std::vector<StringOption> strings = {};  // auth-scan: its credentials (docs/scan.md "Auth scan")
+  OptionCheck check = nullptr;             // auth-scan: one way of logging in, usable against the target
 };
 
 // "scan" (the full audit, geolocation included), "audit", "crawl", "owasp" (the active scan),

@@ -50,6 +50,14 @@ BOOST_AUTO_TEST_CASE(auth_scan_is_active_and_takes_its_credentials_as_bounded_st
     BOOST_TEST(o.max_chars > 0u);
   }
   BOOST_TEST((names == std::set<std::string>{"username", "password", "login_url", "cookie", "bearer"}));
+  // Its rule across options: one way of logging in, complete; the other kinds have none.
+  BOOST_REQUIRE(kind->check != nullptr);
+  auto half = kind->check(boost::json::object{{"username", "alice"}}, "https://example.org/");
+  BOOST_REQUIRE(half.has_value());
+  BOOST_TEST(half->message.find("alice") == std::string::npos);
+  BOOST_TEST(!kind->check(boost::json::object{{"username", "a"}, {"password", "p"}}, "https://example.org/"));
+  BOOST_TEST(!kind->check(boost::json::object{}, "https://example.org/"));
+  BOOST_TEST(find_kind("owasp")->check == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(options_take_the_crawl_routes_bounds) {
