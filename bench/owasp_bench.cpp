@@ -2,14 +2,16 @@
 // line on stdout — the findings (check, category, CWE, URL, title), requests and seconds. Not
 // part of the product. The egress policy allows private targets (the fixture is on loopback);
 // no OAST store: XXE and SSRF are proved in-band only, as wapiti's modules that would call out
-// are left out of the comparison too. Everything else is the product's default.
+// are left out of the comparison too. Everything else is the product's default, but for the
+// per-origin rate when RATE (requests per second) is given.
 //
-//   owasp_bench URL AUDIT_DATA_DIR
+//   owasp_bench URL AUDIT_DATA_DIR [RATE]
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 #include <chrono>
 #include <iostream>
 #include <string>
+#include <utility>
 
 #include "engines/audit/data.hpp"
 #include "engines/net/egress_policy.hpp"
@@ -17,15 +19,17 @@
 #include "engines/scan/owasp/owasp.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: owasp_bench URL AUDIT_DATA_DIR\n";
+  if (argc != 3 && argc != 4) {
+    std::cerr << "usage: owasp_bench URL AUDIT_DATA_DIR [RATE]\n";
     return 2;
   }
   dozor::net::global_init();
   const dozor::net::EgressPolicy policy(true);
   auto data = dozor::audit::load_audit_data(argv[2]);
   auto t0 = std::chrono::steady_clock::now();
-  auto r = dozor::owasp::scan(argv[1], policy, data->sql_errors, {});
+  dozor::owasp::OwaspOptions options;
+  if (argc == 4) options.requests_per_second = std::stoi(argv[3]);
+  auto r = dozor::owasp::scan(argv[1], policy, data->sql_errors, std::move(options));
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   boost::json::array findings;
   for (const auto& f : r.findings)

@@ -73,6 +73,8 @@ inline constexpr std::size_t kEvidenceExcerptBytes = 4096;  // body excerpt of a
 // Recurring scans (POST /owasp/schedule/{service_id}?interval_hours=): hours between runs.
 inline constexpr int kScheduleHoursDefault = 24;
 inline constexpr int kScheduleHoursMax = 720;
+// The template scanner task's "severity" option ("info,low,medium,high,critical" and some slack).
+inline constexpr std::size_t kSeverityListChars = 64;
 // The scan log (docs/scan.md "Who may scan what"): entries older than this are purged by dozord.
 inline constexpr int kScanLogKeepDays = 180;
 inline constexpr int kCrawlDepthDefault = 2;

@@ -2,7 +2,6 @@
 // decode the target and the severities, run the scan (engines/scan/templates/site_scan.hpp).
 #include <boost/json/array.hpp>
 #include <chrono>
-#include <sstream>
 
 #include "engines/limits.hpp"
 #include "engines/scan/templates/site_scan.hpp"
@@ -17,21 +16,12 @@ namespace tpl = scan::templates;
 
 // ?severity=a,b (absent or empty: all); every unknown name is a 422 issue.
 std::set<audit::Severity> severities(const http::Request& request, std::vector<http::FieldIssue>& issues) {
-  std::set<audit::Severity> out;
-  auto text = request.query_param("severity").value_or("");
-  std::istringstream in(text);
-  std::string one;
-  while (std::getline(in, one, ',')) {
-    if (one.empty()) continue;
-    if (auto s = audit::severity_from(one)) {
-      out.insert(*s);
-      continue;
-    }
+  auto list = audit::severities_from(request.query_param("severity").value_or(""));
+  for (const auto& one : list.unknown)
     issues.push_back({"enum", boost::json::array{"query", "severity"},
-                      "Input should be 'info', 'low', 'medium', 'high' or 'critical'", boost::json::value(one),
-                      boost::json::object{{"expected", "'info', 'low', 'medium', 'high' or 'critical'"}}});
-  }
-  return out;
+                      "Input should be " + std::string(audit::kSeverityChoices), boost::json::value(one),
+                      boost::json::object{{"expected", audit::kSeverityChoices}}});
+  return list.wanted;
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 """bench/scan's comparison: start the vulnerable fixture and its fixed twin, scan each with
 owasp_bench and with wapiti, map both tools' findings to the planted flaw classes, print a table.
+Dozor runs twice on the vulnerable app: at the product's polite default (10 requests/s per origin)
+and unthrottled (UNTHROTTLED requests/s, as wapiti runs: it has no rate limit), so the wall times
+compare engines at the same politeness too. Requests are counted where they land (the fixture).
 Usage: scan_compare.py OWASP_BENCH AUDIT_DATA_DIR STATE_DIR"""
 
 import json
@@ -79,9 +82,20 @@ def place(cls, url):
     return (cls, p) if p in paths else None
 
 
-def run_ours(bench, data, url):
+UNTHROTTLED = 1000  # requests/s per origin: the per-origin concurrency (8) bounds it instead
+
+
+def served(app, run):
+    """run() and the number of requests the fixture answered meanwhile."""
+    before = len(app.hits())
+    result = run()
+    return result, len(app.hits()) - before
+
+
+def run_ours(bench, data, url, rate=None):
     t0 = time.monotonic()
-    out = subprocess.run([bench, url, data], capture_output=True, text=True, timeout=900, check=True)
+    args = [bench, url, data] + ([str(rate)] if rate else [])
+    out = subprocess.run(args, capture_output=True, text=True, timeout=900, check=True)
     seconds = time.monotonic() - t0
     result = json.loads(out.stdout.strip().splitlines()[-1])
     found = []
@@ -138,9 +152,10 @@ def main():
     planted = {(c, p) for c, paths in PLANTED.items() for p in paths}
     rows = {}
     with VulnerableApp() as vuln, VulnerableApp(fixed=True) as fixed:
-        ours_v, ours_t, ours_req = run_ours(bench, data, vuln.url("/"))
+        (ours_v, ours_t, _), ours_req = served(vuln, lambda: run_ours(bench, data, vuln.url("/")))
+        (fast_v, fast_t, _), fast_req = served(vuln, lambda: run_ours(bench, data, vuln.url("/"), UNTHROTTLED))
         ours_f, _, _ = run_ours(bench, data, fixed.url("/"))
-        theirs_v, theirs_t = run_wapiti(vuln.url("/"), state, "vulnerable")
+        (theirs_v, theirs_t), theirs_req = served(vuln, lambda: run_wapiti(vuln.url("/"), state, "vulnerable"))
         theirs_f, _ = run_wapiti(fixed.url("/"), state, "fixed")
     ours_hits, ours_unplanted = score(ours_v)
     theirs_hits, theirs_unplanted = score(theirs_v)
@@ -159,7 +174,14 @@ def main():
     print("| findings on the vulnerable app proving no planted flaw | %d | %d |" %
           (len(ours_unplanted), len(theirs_unplanted)))
     print("| wall time, vulnerable app (s) | %.1f | %.1f |" % (ours_t, theirs_t))
+    print("| requests answered by the vulnerable app | %d | %d |" % (ours_req, theirs_req))
+    print("| mean rate (requests/s) | %.1f | %.1f |" % (ours_req / ours_t, theirs_req / theirs_t))
     print("| ratio wapiti / Dozor time | 1 | %.2f |" % (theirs_t / ours_t if ours_t else 0))
+    fast_hits, _ = score(fast_v)
+    print("\nDozor unthrottled (%d requests/s per origin): %.1f s, %d requests, %.1f requests/s, "
+          "%d of %d planted flaws; ratio wapiti / Dozor time %.2f" %
+          (UNTHROTTLED, fast_t, fast_req, fast_req / fast_t, len(fast_hits), len(planted),
+           theirs_t / fast_t if fast_t else 0))
     missed_by_us = sorted("%s %s" % p for p in theirs_hits - ours_hits)
     if missed_by_us:
         print("\nfound by wapiti only: " + ", ".join(missed_by_us))
@@ -167,7 +189,6 @@ def main():
                          ("Dozor, unplanted", ours_unplanted), ("wapiti, unplanted", theirs_unplanted)):
         if items:
             print("%s: %s" % (label, "; ".join("%s %s" % (i[-1] if len(i) == 3 else i[0], i[1]) for i in items)))
-    print("\nDozor requests on the vulnerable app: %d" % ours_req)
 
 
 if __name__ == "__main__":

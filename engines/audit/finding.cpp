@@ -20,6 +20,21 @@ std::optional<Severity> severity_from(std::string_view name) {
   return std::nullopt;
 }
 
+SeverityList severities_from(std::string_view list) {
+  SeverityList out;
+  while (!list.empty()) {
+    auto comma = list.find(',');
+    auto one = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    if (one.empty()) continue;
+    if (auto s = severity_from(one))
+      out.wanted.insert(*s);
+    else
+      out.unknown.emplace_back(one);
+  }
+  return out;
+}
+
 boost::json::object to_json(const Evidence& e) {
   boost::json::object o{{"url", e.url}, {"excerpt", e.excerpt}, {"note", e.note}};
   o["exchange"] = e.exchange ? boost::json::value(net::to_json(*e.exchange)) : boost::json::value(nullptr);

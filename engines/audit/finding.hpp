@@ -4,6 +4,7 @@
 // produce these, the audit store keeps them, the evidence route and the DOCX report read them.
 #include <boost/json/object.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,15 @@ enum class Severity { Info = 0, Low, Medium, High, Critical };
 
 std::string_view to_string(Severity s);
 std::optional<Severity> severity_from(std::string_view name);  // "info" … "critical"
+
+// A comma-separated list ("high,critical"; empty names skipped; empty text: an empty set, which the
+// template scanner reads as every severity) and the names it did not know, in order.
+struct SeverityList {
+  std::set<Severity> wanted;
+  std::vector<std::string> unknown;
+};
+SeverityList severities_from(std::string_view list);
+inline constexpr std::string_view kSeverityChoices = "'info', 'low', 'medium', 'high' or 'critical'";
 
 // What makes a finding believable: the exchange that shows it, or a place and an excerpt.
 struct Evidence {

@@ -1,9 +1,11 @@
 #include "engines/tasks/kinds.hpp"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "engines/audit/compose.hpp"
+#include "engines/audit/finding.hpp"
 #include "engines/audit/store.hpp"
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
@@ -33,13 +35,23 @@ std::optional<OptionProblem> check_auth_scan_options(const boost::json::object& 
   return OptionProblem{problem->field, problem->message};
 }
 
+// scanner: "severity" as the inline route's ?severity= list.
+std::optional<OptionProblem> check_scanner_options(const boost::json::object& options, const std::string&) {
+  const auto* text = options.if_contains("severity");
+  if (!text) return std::nullopt;
+  auto unknown = audit::severities_from(text->as_string()).unknown;
+  if (unknown.empty()) return std::nullopt;
+  return OptionProblem{"severity",
+                       "unknown severity '" + unknown.front() + "': expected " + std::string(audit::kSeverityChoices)};
+}
+
 const std::vector<KindSpec>& kinds() {
   static const std::vector<KindSpec> all = {
       {"scan", crawl_options()},
       {"audit", crawl_options()},
       {"crawl", crawl_options()},
       {"owasp", crawl_options(), true},
-      {"scanner", {}, true},  // every severity (the inline route's ?severity= filter is not a task option yet)
+      {"scanner", {}, true, {{"severity", limits::kSeverityListChars}}, check_scanner_options},
       {"endpoints",
        {{"timeout", limits::endpoints::kTimeoutMin, limits::endpoints::kTimeoutMax,
          limits::endpoints::kTimeoutDefault}},
@@ -145,7 +157,10 @@ TaskOutcome run_scanner(const TaskEnv& env, const TaskSpec& task, const CancelTo
                         const ProgressFn& progress) {
   progress(0, "templates");
   auto deadline = std::chrono::steady_clock::now() + task_budget(env);
-  return {scan::templates::scan_site(task.target, env.cfg, env.egress, {}, task_scan(env, cancel), deadline),
+  std::set<audit::Severity> wanted;  // absent or empty: every severity
+  if (const auto* text = task.options.if_contains("severity"))
+    wanted = audit::severities_from(text->as_string()).wanted;
+  return {scan::templates::scan_site(task.target, env.cfg, env.egress, wanted, task_scan(env, cancel), deadline),
           std::nullopt};
 }
 

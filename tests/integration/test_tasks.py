@@ -219,10 +219,21 @@ class TasksTest(dc.DozorTestCase):
         with dc.FixtureServer({"/": (200, {"Content-Type": "text/html"}, "<html>home</html>")}) as site:
             r = queue(user, site.url("/"), "scanner")
             self.assertEqual(r.status, 200, r.text)
-            self.assertEqual(queue(user, site.url("/"), "scanner", {"depth": 1}).status, 422, "scanner takes no options")
+            self.assertEqual(queue(user, site.url("/"), "scanner", {"depth": 1}).status, 422, "scanner has no depth")
+            bad = queue(user, site.url("/"), "scanner", {"severity": "high,severe"})
+            self.assertEqual(bad.status, 422, bad.text)
+            self.assertEqual(bad.json["detail"][0]["loc"], ["body", "severity"])
+            self.assertIn("'severe'", bad.json["detail"][0]["msg"])
+            only = queue(user, site.url("/"), "scanner", {"severity": "critical"})
+            self.assertEqual(only.status, 200, only.text)
             done = wait_status(r.json["task_id"], {"succeeded", "failed"}, 120)
             self.assertEqual(done and done["status"], "succeeded", status(r.json["task_id"]))
+            done = wait_status(only.json["task_id"], {"succeeded", "failed"}, 120)
+            self.assertEqual(done and done["status"], "succeeded", status(only.json["task_id"]))
         result = dc.get("/api/security/queue/" + r.json["task_id"], token=user.token).json["result"]
+        critical = dc.get("/api/security/queue/" + only.json["task_id"], token=user.token).json["result"]
+        self.assertGreater(critical["templates"]["selected"], 0)
+        self.assertLess(critical["templates"]["selected"], result["templates"]["selected"], "the severity option filtered nothing")
         self.assertGreaterEqual(result["templates"]["loaded"], 80)
         self.assertEqual(result["templates"]["run"], result["templates"]["selected"])
         self.assertTrue(result["complete"])

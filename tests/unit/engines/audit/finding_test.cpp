@@ -15,6 +15,15 @@ BOOST_AUTO_TEST_CASE(severities_order_from_info_to_critical_and_round_trip) {
   BOOST_TEST(!severity_from("High"));  // the API's words are lower case
 }
 
+BOOST_AUTO_TEST_CASE(a_severity_list_keeps_known_names_and_reports_the_unknown_in_order) {
+  auto list = severities_from("high,,critical,severe,High");
+  BOOST_TEST((list.wanted == std::set<Severity>{Severity::High, Severity::Critical}));
+  BOOST_TEST((list.unknown == std::vector<std::string>{"severe", "High"}));
+  BOOST_TEST(severities_from("").wanted.empty());
+  BOOST_TEST(severities_from(",").unknown.empty());
+  BOOST_TEST(severities_from("info").wanted.size() == 1U);
+}
+
 BOOST_AUTO_TEST_CASE(a_finding_serialises_with_nulls_for_missing_categories) {
   Finding f;
   f.check = "cookie-without-secure";
