@@ -239,7 +239,7 @@ export const activePanel = {
       groups, sevField,
       el('div', { class: 'btn-row' }, startButton));
     const current = el('div', { class: 'active-task', id: 'active-task' });
-    const recentBody = el('div', { id: 'active-recent', 'aria-live': 'polite' });
+    const recentBody = el('div', { id: 'active-recent' });
     const refresh = el('button', { type: 'button', class: 'btn btn-sm btn-ghost', id: 'active-refresh' }, t('sec.active.refresh'));
     const root = el('section', { class: 'audit-section', 'aria-labelledby': headingId, dataset: { section: 'active' } },
       el('div', { class: 'audit-section-head' }, el('h3', { id: headingId }, t('sec.active.title'))),
