@@ -70,9 +70,9 @@ export function startErrorText(err) {
 
 /* ---- results -------------------------------------------------------------------------------- */
 
-function findingsBlock(result, initial = SEVERITIES) {
+function findingsBlock(result) {
   const findings = Array.isArray(result.findings) ? result.findings : [];
-  return findings.length ? findingsView(findings, { prefix: 'active', initial })
+  return findings.length ? findingsView(findings, { prefix: 'active' })
     : el('p', { class: 'empty' }, t('sec.audit.noFindings'));
 }
 
@@ -160,25 +160,26 @@ function renderEndpoints(r) {
   ];
 }
 
-function renderScanner(r, severities) {
+function renderScanner(r) {
   const tpl = r.templates || {};
   const errors = r.errors || [];
   return [
     facts([
       [t('sec.active.templates'), tpl.loaded === undefined ? null
         : t('sec.active.templateCounts', { loaded: tpl.loaded, run: tpl.run ?? 0, skipped: tpl.skipped ?? 0 })],
+      [t('sec.active.severity'), (r.severity || []).length ? r.severity.map((x) => t(`sec.sev.${x}`)).join(', ') : null],
       [t('sec.active.requests'), r.requests ?? null],
       [t('sec.audit.duration'), duration(r.duration_ms)],
       [t('sec.active.complete'), yesNo(r.complete)],
     ]),
     errors.length ? el('details', { class: 'audit-errors' }, el('summary', {}, t('sec.active.errors', { n: errors.length })),
       el('ul', { class: 'compact-list' }, errors.slice(0, SHOWN).map((e) => el('li', {}, e)))) : null,
-    findingsBlock(r, severities),
+    findingsBlock(r),
   ];
 }
 
 /** The finished task's result by kind; null result (e.g. a cancelled task) says so. */
-export function renderResult(task, { severities = SEVERITIES } = {}) {
+export function renderResult(task) {
   const r = task.result;
   if (!r || typeof r !== 'object') return el('p', { class: 'muted' }, t('sec.active.noResult'));
   let body;
@@ -187,7 +188,7 @@ export function renderResult(task, { severities = SEVERITIES } = {}) {
     case 'api-check': body = renderApiCheck(r); break;
     case 'auth-scan': body = renderAuthScan(r); break;
     case 'endpoints': body = renderEndpoints(r); break;
-    case 'scanner': body = renderScanner(r, severities); break;
+    case 'scanner': body = renderScanner(r); break;
     case 'crawl': return renderCrawl(r);
     default: return renderAudit(r); // scan, audit
   }
@@ -217,7 +218,7 @@ function severityField() {
     SEVERITIES.map((s) => {
       const id = `active-sev-${s}`;
       return el('span', { class: 'filter-check' },
-        el('input', { type: 'checkbox', id, name: 'severity', value: s, checked: true }),
+        el('input', { type: 'checkbox', id, name: 'severity-choice', value: s, checked: true }),
         el('label', { for: id }, t(`sec.sev.${s}`)));
     }),
     el('p', { class: 'hint' }, t('sec.active.severityHint')));
@@ -248,7 +249,6 @@ export const activePanel = {
       el('div', { class: 'audit-section-head active-recent-head' }, el('h4', {}, t('sec.active.recent')), refresh),
       recentBody);
 
-    let severities = SEVERITIES;
     let watching = null; // { id, timer, stopped }
 
     const showKind = () => {
@@ -343,7 +343,7 @@ export const activePanel = {
         cancel.hidden = !ACTIVE.has(state) || Boolean(next.cancel_requested);
         problem.replaceChildren();
         if (state === 'succeeded' && next.result !== undefined) {
-          output.replaceChildren(renderResult(next, { severities: next.kind === 'scanner' ? severities : SEVERITIES }));
+          output.replaceChildren(renderResult(next));
         } else if (state === 'failed') {
           output.replaceChildren(el('div', { class: 'notice notice-error', role: 'alert' },
             t('sec.active.failed'), next.error ? [' ', el('code', { class: 'break' }, next.error)] : null));
@@ -403,8 +403,9 @@ export const activePanel = {
         body[o.name] = o.type === 'int' ? Number(raw) : raw;
       }
       if (kind === 'scanner') {
-        severities = [...form.querySelectorAll('input[name="severity"]:checked')].map((x) => x.value);
-        if (!severities.length) severities = SEVERITIES;
+        // Only the chosen severities' templates run (the task option "severity"); all or none: every template.
+        const chosen = [...form.querySelectorAll('input[name="severity-choice"]:checked')].map((x) => x.value);
+        if (chosen.length && chosen.length < SEVERITIES.length) body.severity = chosen.join(',');
       }
       const done = busy(startButton, 'sec.active.starting', { keepFocus: true });
       try {
