@@ -321,10 +321,9 @@ export const activePanel = {
           done();
         }
       });
+      const heading = el('h4', { id: titleId, tabindex: '-1' }, t('sec.active.taskTitle', { kind: kindLabel(task.kind), target: task.target }));
       const node = el('div', { class: 'task-view', dataset: { taskId: id } },
-        el('div', { class: 'task-head' },
-          el('h4', { id: titleId, tabindex: '-1' }, t('sec.active.taskTitle', { kind: kindLabel(task.kind), target: task.target })),
-          tag, cancel),
+        el('div', { class: 'task-head' }, heading, tag, cancel),
         progress, phase, problem, output);
 
       function update(next) {
@@ -340,7 +339,9 @@ export const activePanel = {
         progress.setAttribute('aria-valuetext', words);
         bar.style.width = `${pct}%`;
         if (phase.textContent !== words) phase.textContent = words;
+        const hadFocus = document.activeElement === cancel;
         cancel.hidden = !ACTIVE.has(state) || Boolean(next.cancel_requested);
+        if (hadFocus && cancel.hidden) heading.focus(); // the button is gone: keep the keyboard user in the task
         problem.replaceChildren();
         if (state === 'succeeded' && next.result !== undefined) {
           output.replaceChildren(renderResult(next));
