@@ -162,7 +162,6 @@ inline constexpr std::size_t kActiveTemplates = 16;                 // templates
 inline constexpr std::size_t kExtractedValues = 10;                 // values kept per finding
 inline constexpr std::size_t kExcerptBytes = 300;                   // matched text shown as a finding's excerpt
 inline constexpr std::size_t kSkippedListed = 500;                  // skipped templates listed in an answer
-inline constexpr std::size_t kSeverityListChars = 64;               // the task option "severity": "critical,high"
 }  // namespace dozor::limits::templates
 
 // The OWASP active scan (engines/scan/owasp, docs/scan.md "OWASP scan").

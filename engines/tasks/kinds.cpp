@@ -1,11 +1,9 @@
 #include "engines/tasks/kinds.hpp"
 
 #include <algorithm>
-#include <set>
 #include <stdexcept>
 
 #include "engines/audit/compose.hpp"
-#include "engines/audit/finding.hpp"
 #include "engines/audit/store.hpp"
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
@@ -35,39 +33,13 @@ std::optional<OptionProblem> check_auth_scan_options(const boost::json::object& 
   return OptionProblem{problem->field, problem->message};
 }
 
-// The template scanner's "severity": "critical,high" (empty or absent: every severity), as the
-// inline route's ?severity=.
-std::optional<std::set<audit::Severity>> severity_set(std::string_view list) {
-  std::set<audit::Severity> out;
-  while (!list.empty()) {
-    auto comma = list.find(',');
-    auto one = list.substr(0, comma);
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    if (one.empty()) continue;
-    auto s = audit::severity_from(one);
-    if (!s) return std::nullopt;
-    out.insert(*s);
-  }
-  return out;
-}
-
-std::string_view severity_option(const boost::json::object& options) {
-  const auto* v = options.if_contains("severity");
-  return v && v->is_string() ? std::string_view(v->as_string()) : std::string_view();
-}
-
-std::optional<OptionProblem> check_scanner_options(const boost::json::object& options, const std::string&) {
-  if (severity_set(severity_option(options))) return std::nullopt;
-  return OptionProblem{"severity", "a comma-separated list of 'info', 'low', 'medium', 'high' or 'critical'"};
-}
-
 const std::vector<KindSpec>& kinds() {
   static const std::vector<KindSpec> all = {
       {"scan", crawl_options()},
       {"audit", crawl_options()},
       {"crawl", crawl_options()},
       {"owasp", crawl_options(), true},
-      {"scanner", {}, true, {{"severity", limits::templates::kSeverityListChars}}, check_scanner_options},
+      {"scanner", {}, true},  // every severity (the inline route's ?severity= filter is not a task option yet)
       {"endpoints",
        {{"timeout", limits::endpoints::kTimeoutMin, limits::endpoints::kTimeoutMax,
          limits::endpoints::kTimeoutDefault}},
@@ -173,8 +145,7 @@ TaskOutcome run_scanner(const TaskEnv& env, const TaskSpec& task, const CancelTo
                         const ProgressFn& progress) {
   progress(0, "templates");
   auto deadline = std::chrono::steady_clock::now() + task_budget(env);
-  auto severities = severity_set(severity_option(task.options)).value_or(std::set<audit::Severity>{});
-  return {scan::templates::scan_site(task.target, env.cfg, env.egress, severities, task_scan(env, cancel), deadline),
+  return {scan::templates::scan_site(task.target, env.cfg, env.egress, {}, task_scan(env, cancel), deadline),
           std::nullopt};
 }
 

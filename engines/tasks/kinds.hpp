@@ -44,8 +44,8 @@ struct KindSpec {
   std::string_view name;
   std::vector<IntOption> options;
   bool active = false;                     // attack traffic: only targets the caller may scan (engines/scan/access)
-  std::vector<StringOption> strings = {};  // auth-scan: its credentials (docs/scan.md "Auth scan"); scanner: severity
-  OptionCheck check = nullptr;             // auth-scan: one way of logging in; scanner: known severities
+  std::vector<StringOption> strings = {};  // auth-scan: its credentials (docs/scan.md "Auth scan")
+  OptionCheck check = nullptr;             // auth-scan: one way of logging in, usable against the target
 };
 
 // "scan" (the full audit, geolocation included), "audit", "crawl", "owasp" (the active scan),

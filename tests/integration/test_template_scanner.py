@@ -110,25 +110,6 @@ class TemplateScanner(dc.DozorTestCase):
             self.assertEqual(d["type"], "enum")
             self.assertEqual(d["loc"], ["query", "severity"])
 
-    def test_the_task_kind_takes_the_severity_filter(self):
-        """The queued scanner (the security page's Active scans) filters as ?severity= does; an unknown
-        name is a 422 on the option, before anything is queued."""
-        path = "/api/security/queue/%s?task_type=scanner" % dc.enc(self.site.url("/"))
-        bad = dc.post(path, {"severity": "critical,urgent"}, token=self.user.token)
-        self.assertEqual(bad.status, 422, bad.text)
-        self.assertEqual(bad.json["detail"][0]["loc"], ["body", "severity"])
-        r = dc.post(path, {"severity": "critical"}, token=self.user.token)
-        self.assertEqual(r.status, 200, r.text)
-        self.assertEqual(r.json["options"], {"severity": "critical"})
-        task_id = r.json["task_id"]
-        read = lambda: dc.get("/api/security/queue/" + task_id, token=self.user.token).json  # noqa: E731
-        self.assertTrue(dc.wait_until(lambda: read()["status"] in ("succeeded", "failed", "cancelled"), 110, 0.5),
-                        read())
-        done = read()
-        self.assertEqual(done["status"], "succeeded", done)
-        self.assertEqual(done["result"]["severity"], ["critical"])
-        self.assertEqual({f["template_id"] for f in done["result"]["findings"]}, {"drupal-cve-2018-7600"})
-
     def test_the_unencoded_target_reaches_the_same_scan(self):
         r = scan(self.user, self.site.url("/"), "?severity=critical", encoded=False)
         self.assertEqual(r.status, 200, r.text)

@@ -60,27 +60,6 @@ BOOST_AUTO_TEST_CASE(auth_scan_is_active_and_takes_its_credentials_as_bounded_st
   BOOST_TEST(find_kind("owasp")->check == nullptr);
 }
 
-BOOST_AUTO_TEST_CASE(scanner_takes_a_severity_list_as_the_inline_route_does) {
-  const auto* kind = find_kind("scanner");
-  BOOST_REQUIRE(kind);
-  BOOST_TEST(kind->active);
-  BOOST_TEST(kind->options.empty());
-  BOOST_REQUIRE(kind->strings.size() == 1u);
-  BOOST_TEST(std::string(kind->strings[0].name) == "severity");
-  BOOST_TEST(kind->strings[0].max_chars == dozor::limits::templates::kSeverityListChars);
-  BOOST_REQUIRE(kind->check != nullptr);
-  const std::string target = "https://example.org/";
-  BOOST_TEST(!kind->check(boost::json::object{}, target));
-  BOOST_TEST(!kind->check(boost::json::object{{"severity", ""}}, target));
-  BOOST_TEST(!kind->check(boost::json::object{{"severity", "critical,high,medium,low,info"}}, target));
-  BOOST_TEST(!kind->check(boost::json::object{{"severity", "high,,critical,"}}, target));
-  for (const char* bad : {"urgent", "critical,urgent", "High", " high", "critical;high"}) {
-    auto problem = kind->check(boost::json::object{{"severity", bad}}, target);
-    BOOST_REQUIRE_MESSAGE(problem.has_value(), bad);
-    BOOST_TEST(problem->field == "severity");
-  }
-}
-
 BOOST_AUTO_TEST_CASE(options_take_the_crawl_routes_bounds) {
   const auto& opts = find_kind("crawl")->options;
   BOOST_REQUIRE(opts.size() == 2u);
