@@ -6,6 +6,13 @@ import { t, lang } from './i18n.js';
 import { el, toast, busy, isBusy } from './ui.js';
 import { targetSegment, gradeBlock, runPanel, notice, severityTag, SEVERITIES, facts } from './sec-common.js';
 
+/** A curl command that replays a request, folded away in a <details> (copyable text). */
+export function replayBlock(command) {
+  if (!command) return null;
+  return el('details', { class: 'replay' }, el('summary', {}, t('sec.audit.replay')),
+    el('pre', { class: 'excerpt replay-command' }, command));
+}
+
 function evidenceItem(ev) {
   const x = ev.exchange;
   return el('li', { class: 'evidence' },
@@ -13,10 +20,12 @@ function evidenceItem(ev) {
     ev.note ? el('div', { class: 'muted small' }, ev.note) : null,
     ev.excerpt ? el('pre', { class: 'excerpt' }, ev.excerpt) : null,
     x ? el('pre', { class: 'excerpt exchange' }, [x.request_line, x.status_line, x.body_excerpt ? `\n${x.body_excerpt.slice(0, 600)}` : '']
-      .filter(Boolean).join('\n')) : null);
+      .filter(Boolean).join('\n')) : null,
+    replayBlock(ev.replay));
 }
 
-function findingItem(f) {
+/** One finding (the audit's shape, engines/audit/finding.cpp; templates add `curl`). */
+export function findingItem(f) {
   const meta = [f.owasp, f.cwe ? `CWE-${f.cwe}` : null, f.confidence ? t('sec.audit.confidence', { c: f.confidence }) : null]
     .filter(Boolean).join(' · ');
   return el('li', { class: `audit-finding sev-border-${f.severity}`, dataset: { severity: f.severity, check: f.check } },
@@ -28,23 +37,27 @@ function findingItem(f) {
         f.recommendation ? el('p', { class: 'recommendation' },
           el('strong', {}, `${t('sec.audit.recommendation')}: `), f.recommendation) : null,
         (f.evidence || []).length ? el('div', {}, el('h5', {}, t('sec.audit.evidence')),
-          el('ul', { class: 'plain-list' }, f.evidence.map(evidenceItem))) : null)));
+          el('ul', { class: 'plain-list' }, f.evidence.map(evidenceItem))) : null,
+        replayBlock(f.curl))));
 }
 
-/** The findings with a severity filter (checkboxes); the list and its count update together. */
-function findingsView(findings) {
-  const shown = new Set(SEVERITIES);
-  const list = el('ul', { class: 'audit-findings', id: 'audit-findings' });
-  const count = el('p', { class: 'muted', id: 'audit-findings-count', role: 'status', 'aria-live': 'polite' });
+/**
+ * The findings with a severity filter (checkboxes); the list and its count update together.
+ * prefix names the ids (two views on one page must differ); initial: the severities shown first.
+ */
+export function findingsView(findings, { prefix = 'audit', initial = SEVERITIES } = {}) {
+  const shown = new Set(initial);
+  const list = el('ul', { class: 'audit-findings', id: `${prefix}-findings` });
+  const count = el('p', { class: 'muted', id: `${prefix}-findings-count`, role: 'status', 'aria-live': 'polite' });
   const draw = () => {
     const visible = findings.filter((f) => shown.has(f.severity));
     list.replaceChildren(...visible.map(findingItem));
     count.textContent = t('sec.audit.showing', { n: visible.length, total: findings.length });
   };
   const boxes = SEVERITIES.map((s) => {
-    const id = `audit-filter-${s}`;
+    const id = `${prefix}-filter-${s}`;
     const n = findings.filter((f) => f.severity === s).length;
-    const input = el('input', { type: 'checkbox', id, checked: true, dataset: { severity: s } });
+    const input = el('input', { type: 'checkbox', id, checked: shown.has(s), dataset: { severity: s } });
     input.addEventListener('change', () => { if (input.checked) shown.add(s); else shown.delete(s); draw(); });
     return el('span', { class: 'filter-check' }, input, el('label', { for: id }, `${t(`sec.sev.${s}`)} (${n})`));
   });

@@ -1,7 +1,8 @@
 // Security centre: choose a target (one of the caller's services or a typed address), see what is
 // known about it (address facts, transport, monitoring status), and the services overview.
 // The audit panels (header check, technologies, compliance, full audit with the DOCX report,
-// crawl) render into their own containers under #audit-panels; each runs on its button only, since
+// crawl) and the active scans (background tasks: OWASP, API check, auth scan, endpoints, templates)
+// render into their own containers under #audit-panels; each runs on its button only, since
 // every one of them makes requests to the target.
 import { api } from './api.js';
 import { t, formatRelative, formatDateTime, formatMs } from './i18n.js';
@@ -12,12 +13,13 @@ import { techPanel } from './sec-tech.js';
 import { compliancePanel } from './sec-compliance.js';
 import { auditPanel } from './sec-audit.js';
 import { crawlPanel } from './sec-crawl.js';
+import { activePanel } from './sec-active.js';
 
 /**
  * Result panels: { id, render(target, context) → Node | Promise<Node> }.
  * target: { url: URL, href, service|null }; context: { services }.
  */
-const PANELS = [auditPanel, headersPanel, techPanel, compliancePanel, crawlPanel];
+const PANELS = [auditPanel, activePanel, headersPanel, techPanel, compliancePanel, crawlPanel];
 
 const state = { services: [], target: null };
 const form = document.getElementById('target-form');
