@@ -25,8 +25,6 @@ constexpr std::array<const char*, L::kLoginPaths> kLoginPaths = {
     "/login",       "/signin", "/sign-in",   "/user/login",   "/account/login",  "/auth/login",
     "/admin/login", "/admin/", "/login.php", "/wp-login.php", "/administrator/", "/users/sign_in"};
 
-constexpr std::size_t kTimingSamples = 5;      // timed failed logins per side (likely user, unknown users)
-constexpr std::int64_t kTimingMarginMs = 100;  // the gap between the two sides that is enumeration
 constexpr int kDetectionConfidence = 50;       // a technology this sure is a panel worth default credentials
 constexpr std::size_t kSecretCookieChars = 8;  // cookie values this long are redacted wherever they appear
 
@@ -488,8 +486,8 @@ class Scanner {
   std::string probe_user() const { return options_.credentials.username != "admin" ? "admin" : "administrator"; }
 
   // User enumeration by timing: wrong passwords for a likely user and for fresh unknown users, in
-  // turns (so drift hits both sides alike), kTimingSamples each; reported only when every answer
-  // of one side is kTimingMarginMs slower than every answer of the other (compare_login_timings).
+  // turns (so drift hits both sides alike), L::kTimingSamples each; reported only when every answer
+  // of one side is L::kTimingMarginMs slower than every answer of the other (compare_login_timings).
   // Any throttled, failed or server-error answer: no verdict. The form is re-read before each try
   // only when it has hidden fields (tokens), so the pace stays gentle.
   void timing_enumeration(const LoginForm& f) {
@@ -500,7 +498,7 @@ class Scanner {
     auto s = session();
     std::vector<std::int64_t> known, unknown;
     std::optional<Attempt> known_shown, unknown_shown;
-    for (std::size_t i = 0; i < kTimingSamples; ++i) {
+    for (std::size_t i = 0; i < L::kTimingSamples; ++i) {
       for (int side : {static_cast<int>(i % 2), static_cast<int>(1 - i % 2)}) {
         auto name = side == 0 ? user : "dozor-nouser-" + owasp::make_canary();
         auto a = attempt(*s, f, name, password, refresh);
@@ -509,7 +507,7 @@ class Scanner {
         (side == 0 ? known_shown : unknown_shown) = std::move(a);
       }
     }
-    auto c = compare_login_timings(known, unknown, kTimingMarginMs);
+    auto c = compare_login_timings(known, unknown, L::kTimingMarginMs);
     if (c.verdict != Verdict::Different) return;
     auto list = [](const std::vector<std::int64_t>& v) {
       std::string out;
@@ -519,7 +517,7 @@ class Scanner {
     auto fi =
         finding("auth-user-enumeration-timing", "User enumeration by response time at the login form " + f.form.action,
                 audit::Severity::Medium, "firm", "A07:2021", 208,
-                "The same wrong password for '" + user + "' and for " + std::to_string(kTimingSamples) +
+                "The same wrong password for '" + user + "' and for " + std::to_string(L::kTimingSamples) +
                     " surely unknown users (asked in turns) is answered alike but not in the same time (" + c.reason +
                     "): the site does work only for existing accounts (typically the password "
                     "hash), so timing tells an attacker which accounts exist.",
