@@ -518,9 +518,9 @@ class Scanner {
         finding("auth-user-enumeration-timing", "User enumeration by response time at the login form " + f.form.action,
                 audit::Severity::Medium, "firm", "A07:2021", 208,
                 "The same wrong password for '" + user + "' and for " + std::to_string(L::kTimingSamples) +
-                    " surely unknown users (asked in turns) is answered alike but not in the same time (" + c.reason +
+                    " surely unknown users (asked in turns) is not answered in the same time (" + c.reason +
                     "): the site does work only for existing accounts (typically the password "
-                    "hash), so timing tells an attacker which accounts exist.",
+                    "hash), so timing tells an attacker which accounts exist even when the messages are alike.",
                 "Make a failed login cost the same whether or not the account exists: verify the password "
                 "against a dummy hash for unknown users (or always run the same hash), and throttle failed "
                 "logins.");
