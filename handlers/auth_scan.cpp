@@ -1,6 +1,7 @@
 // POST /api/security/auth-scan/{target_url} with an optional JSON body of credentials
 // (docs/scan.md "Auth scan"): decode the target and the body (unknown keys a 422, the same
-// options as the auth-scan task), check the caller may scan the target, run the scan inline.
+// options as the auth-scan task), check the caller may scan the target, run the scan inline
+// (with the passive audit's page observers for the logged-in pages).
 #include "engines/scan/auth/auth_scan.hpp"
 
 #include <boost/json/array.hpp>
@@ -19,6 +20,11 @@ Response auth_scan(UserContext& ctx) {
   authscan::AuthOptions o;
   o.credentials = authscan::credentials_from(options);
   o.scan = scan_options(ctx.app.cfg.scanner);
+  // Logged in, the passive audit's page observers read the pages too (the full audit's set).
+  const App& app = ctx.app;
+  o.page_observers = [&app, target] {
+    return audit::plan_for(*app.audit_data, app.cfg.scanner, "audit", target).observers;
+  };
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto result = authscan::scan(target, ctx.app.egress, ctx.app.audit_data->default_credentials,
                                ctx.app.audit_data->tech, std::move(o));

@@ -2,7 +2,9 @@
 optional JSON body of credentials, and the auth-scan task, against the login pages of the
 deliberately vulnerable fixture (tests/fixtures/owasp/auth_pages.py): every planted flaw found with
 its OWASP category and CWE, nothing on the fixed twin (served over HTTPS), the pages only a logged-in
-user reaches listed, and the password never in an answer, a task's status or its result."""
+user reaches listed, the passive flaws of the logged-in pages reported (and not on the anonymous
+scan), user enumeration by timing found at /admin/login (not on the fixed twin, which spends the same
+time for every user), and the password never in an answer, a task's status or its result."""
 
 import json
 import os
@@ -14,7 +16,7 @@ import urllib.request
 import dozor_client as dc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "owasp"))
-from auth_pages import USERS  # noqa: E402
+from auth_pages import BACKUP_HOST, HASH_DELAY, USERS  # noqa: E402
 from vulnerable_app import VulnerableApp  # noqa: E402
 
 PASSWORD = USERS["alice"]
@@ -23,9 +25,10 @@ USER_ONLY = ["/account", "/account/orders", "/account/settings"]
 
 # check → (OWASP 2021 category, CWE, the places: login pages or cookie names; None for one finding)
 EXPECTED = {
-    "auth-login-over-http": ("A02:2021", 319, ["/login", "/wp-login.php"]),
+    "auth-login-over-http": ("A02:2021", 319, ["/admin/login", "/login", "/wp-login.php"]),
     "auth-password-autocomplete": ("A07:2021", 525, ["/login", "/wp-login.php"]),
     "auth-user-enumeration": ("A07:2021", 204, None),
+    "auth-user-enumeration-timing": ("A07:2021", 208, None),
     "auth-no-lockout": ("A07:2021", 307, None),
     "auth-session-cookie-no-httponly": ("A05:2021", 1004, ["SESSIONID", "wordpress_logged_in_5f2a"]),
     "auth-session-cookie-no-samesite": ("A05:2021", 1275, ["SESSIONID", "wordpress_logged_in_5f2a"]),
@@ -50,6 +53,15 @@ class TlsVulnerableApp(VulnerableApp):
 def auth_scan(user, url, body=dc._UNSET, encoded=True):
     target = dc.enc(url) if encoded else url
     return dc.post("/api/security/auth-scan/" + target, body, token=user.token, timeout=150)
+
+
+def own(body):
+    """The auth scan's own findings (not the passive ones of logged-in pages)."""
+    return [f for f in body["findings"] if not f["logged_in"]]
+
+
+def logged_in(body):
+    return [f for f in body["findings"] if f["logged_in"]]
 
 
 def by_check(findings):
@@ -91,7 +103,7 @@ class AuthScan(dc.DozorTestCase):
         dc.delete_user(cls.user.id)
 
     def assert_planted(self, body, app, checks):
-        got = by_check(body["findings"])
+        got = by_check(own(body))
         self.assertEqual(sorted(got), sorted(checks), [f["title"] for f in body["findings"]])
         for check in checks:
             owasp, cwe, places = EXPECTED[check]
@@ -116,8 +128,9 @@ class AuthScan(dc.DozorTestCase):
         body = self.credentialed
         self.assertEqual(body["stopped"], "complete")
         self.assert_planted(body, self.vulnerable, EXPECTED)
-        self.assertEqual(body["by_category"], {"A02:2021": 2, "A05:2021": 4, "A07:2021": 6})
-        got = by_check(body["findings"])
+        # A01: the private address of the logged-in settings page (private-ip-disclosure).
+        self.assertEqual(body["by_category"], {"A01:2021": 1, "A02:2021": 3, "A05:2021": 4, "A07:2021": 7})
+        got = by_check(own(body))
         self.assertIn("Wrong password", json.dumps(got["auth-user-enumeration"][0]["evidence"]))
         self.assertIn("admin/admin", got["auth-default-credentials"][0]["title"])
         self.assertEqual(got["auth-default-credentials"][0]["severity"], "critical")
@@ -128,7 +141,47 @@ class AuthScan(dc.DozorTestCase):
         self.assertEqual((body["mode"], body["logged_in"], body["user_only"]), ("anonymous", False, []))
         self.assert_planted(body, self.vulnerable, [c for c in EXPECTED if c != "auth-session-fixation"])
         self.assertEqual({f["page"] for f in body["login_forms"]},
-                         {self.vulnerable.url("/login"), self.vulnerable.url("/wp-login.php")})
+                         {self.vulnerable.url(p) for p in ("/login", "/admin/login", "/wp-login.php")})
+        self.assertEqual(logged_in(body), [])
+        self.assertNotIn(BACKUP_HOST, json.dumps(body))
+
+    def test_user_enumeration_by_timing_is_found_where_only_the_time_differs(self):
+        for body in (self.anonymous, self.credentialed):
+            found = by_check(own(body))["auth-user-enumeration-timing"]
+            self.assertEqual(len(found), 1, found)
+            f = found[0]
+            self.assertTrue(f["title"].endswith(self.vulnerable.url("/admin/login")), f["title"])
+            self.assertEqual((f["owasp"], f["cwe"], f["severity"]), ("A07:2021", 208, "medium"))
+            self.assertIn("always slower", f["description"])
+            likely, unknown = f["evidence"]
+            self.assertIn("likely user 'admin'", likely["note"])
+            self.assertIn("unknown users", unknown["note"])
+            # The same message on both sides: only the time tells.
+            self.assertEqual(likely["excerpt"].split("→")[1], unknown["excerpt"].split("→")[1])
+            times = [[int(t) for t in e["note"].split("answered in ")[1][:-3].split(", ")] for e in (likely, unknown)]
+            self.assertEqual([len(t) for t in times], [5, 5])
+            self.assertGreaterEqual(min(times[0]), HASH_DELAY * 1000 - 5)
+            self.assertGreaterEqual(min(times[0]), max(times[1]) + 100)
+            self.assertIn("username=admin", likely["replay"])
+        # /login tells by its message already: no second finding there.
+        self.assertEqual(len(by_check(own(self.credentialed))["auth-user-enumeration"]), 1)
+
+    def test_passive_flaws_of_logged_in_pages_are_reported_once(self):
+        body = self.credentialed
+        found = logged_in(body)
+        # The version banner every page shows is the anonymous view's too: not repeated.
+        self.assertEqual([f["check"] for f in found], ["private-ip-disclosure"], [f["title"] for f in found])
+        f = found[0]
+        self.assertEqual((f["owasp"], f["cwe"]), ("A01:2021", 200))
+        self.assertTrue(f["title"].endswith("(logged-in pages)"), f["title"])
+        (e,) = f["evidence"]
+        self.assertEqual(e["url"], self.vulnerable.url("/account/settings"))
+        self.assertIn(BACKUP_HOST, e["excerpt"])
+        self.assertTrue(e["note"].startswith("logged-in page"), e)
+        self.assertTrue(e["replay"].startswith("curl -i -s "), e)
+        self.assertIn("Cookie: ****", e["replay"])
+        self.assertEqual(body["passive_errors"], [])
+        self.assertEqual(logged_in(self.clean), [])
 
     def test_a_credentialed_scan_lists_the_pages_only_the_user_reaches(self):
         for body, app in ((self.credentialed, self.vulnerable), (self.clean, self.fixed)):
@@ -142,7 +195,7 @@ class AuthScan(dc.DozorTestCase):
         body = self.clean
         self.assertEqual(body["findings"], [], [f["title"] for f in body["findings"]])
         self.assertEqual(body["stopped"], "complete")
-        self.assertEqual(len(body["login_forms"]), 2)
+        self.assertEqual(len(body["login_forms"]), 3)
         self.assertIn("wordpress", body["technologies"])  # the panel was tried, its default refused
 
     def test_requests_are_paced_and_name_dozor(self):
@@ -165,6 +218,9 @@ class AuthScan(dc.DozorTestCase):
         self.assertIn("password=****", fixation["evidence"][0]["replay"])
         for f in self.credentialed["findings"]:
             for e in f["evidence"]:
+                if e["exchange"] is None:  # a passive finding's HTML excerpt
+                    self.assertTrue(f["logged_in"], f)
+                    continue
                 for name, value in e["exchange"]["request_headers"]:
                     if name in ("cookie", "authorization"):
                         self.assertEqual(value, "****")
@@ -180,6 +236,7 @@ class AuthScan(dc.DozorTestCase):
         body = r.json
         self.assertEqual((body["mode"], body["logged_in"]), ("cookie", True), body)
         self.assertEqual(sorted(body["user_only"]), [self.vulnerable.url(p) for p in USER_ONLY])
+        self.assertEqual([f["check"] for f in logged_in(body)], ["private-ip-disclosure"])
 
     def test_a_bearer_token_never_follows_a_redirect_to_another_origin(self):
         page = (200, {"Content-Type": "text/html"}, "<html><body>elsewhere</body></html>")

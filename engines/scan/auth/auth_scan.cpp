@@ -93,6 +93,63 @@ struct Attempt {
   std::string shown_body;
 };
 
+// The passive audit's page observers over the pages of one crawl (as audit::run_audit feeds
+// them): one that throws loses its pages and says why, the others go on.
+class Observers {
+ public:
+  explicit Observers(std::vector<std::unique_ptr<audit::PageObserver>> list)
+      : list_(std::move(list)), failed_(list_.size(), false) {}
+
+  void observe(const crawl::PageSeen& page) {
+    for (std::size_t i = 0; i < list_.size(); ++i) {
+      if (failed_[i]) continue;
+      try {
+        list_[i]->observe(page);
+      } catch (const std::exception& e) {
+        failed_[i] = true;
+        errors_.push_back({list_[i]->name(), e.what()});
+      }
+    }
+  }
+
+  audit::AuditParts finish(const crawl::CrawlResult& crawl) {
+    audit::AuditParts parts;
+    for (std::size_t i = 0; i < list_.size(); ++i) {
+      if (failed_[i]) continue;
+      try {
+        list_[i]->finish(crawl, parts);
+      } catch (const std::exception& e) {
+        parts.errors.push_back({list_[i]->name(), e.what()});
+      }
+    }
+    parts.errors.insert(parts.errors.begin(), errors_.begin(), errors_.end());
+    return parts;
+  }
+
+ private:
+  std::vector<std::unique_ptr<audit::PageObserver>> list_;
+  std::vector<bool> failed_;
+  std::vector<audit::AuditError> errors_;
+};
+
+// "Set-Cookie: name=abcd…; Path=/" → "Set-Cookie: name=****; Path=/" (the passive rules keep four
+// characters of a value; a logged-in session's are not shown at all).
+std::string mask_set_cookie(const std::string& excerpt) {
+  const std::string prefix = "Set-Cookie: ";
+  if (excerpt.rfind(prefix, 0) != 0) return excerpt;
+  auto eq = excerpt.find('=');
+  if (eq == std::string::npos) return excerpt;
+  auto semi = excerpt.find(';', eq);
+  return excerpt.substr(0, eq + 1) + "****" + (semi == std::string::npos ? "" : excerpt.substr(semi));
+}
+
+std::string set_cookie_name(const std::string& excerpt) {
+  const std::string prefix = "Set-Cookie: ";
+  if (excerpt.rfind(prefix, 0) != 0) return {};
+  auto eq = excerpt.find('=');
+  return eq == std::string::npos ? std::string() : excerpt.substr(prefix.size(), eq - prefix.size());
+}
+
 struct CookieSeen {
   SetCookie cookie;
   std::string url;
@@ -120,6 +177,7 @@ class Scanner {
     result_.target = target;
     result_.mode = c.mode();
     if (result_.mode == "form") result_.username = c.username;
+    if (result_.mode != "anonymous" && options_.page_observers) anon_observers_.emplace(options_.page_observers());
     anon_ = session();
   }
 
@@ -133,6 +191,8 @@ class Scanner {
     std::optional<Attempt> failed;
     if (main) failed = user_enumeration(*main);
     if (result_.mode != "anonymous") log_in_and_crawl(main, failed);
+    for (const auto& f : forms_)
+      if (f.user_field && !(&f == main && enumerated_)) timing_enumeration(f);
     if (main) lockout(*main);
     default_credentials();
     cookie_findings();
@@ -225,6 +285,7 @@ class Scanner {
       note_cookies(p.exchanges);
       if (p.status >= 200 && p.status < 300) anon_pages_.insert(p.url);
       if (!p.exchanges.empty()) page_exchange_.emplace(p.url, p.exchanges.back());
+      if (anon_observers_) anon_observers_->observe(p);
       if (p.facts)
         for (const auto& f : p.facts->forms)
           if (auto lf = as_login_form(p.url, f)) note_form(*lf);
@@ -236,6 +297,7 @@ class Scanner {
     result_.crawl_requests += r.requests;
     result_.pages_anonymous = r.pages.size();
     for (const auto& p : r.pages) seen_urls_.insert(p.final_url.empty() ? p.url : p.final_url);
+    anon_crawl_ = std::move(r);
   }
 
   void probe(const std::string& url) {
@@ -247,6 +309,7 @@ class Scanner {
     if (!facts) return;
     crawl::PageSeen seen{o->final_url, 1, o->status, o->exchanges, &o->body, &*facts};
     detector_.page(seen);
+    if (anon_observers_) anon_observers_->observe(seen);
     note_page(o->final_url, *o);
     if (auto lf = login_form_in(*facts, o->final_url)) note_form(*lf);
   }
@@ -414,13 +477,60 @@ class Scanner {
       fi.evidence.push_back(
           attempt_evidence(*k, "likely user: " + difference_excerpt(k->answer.text, a1->answer.text)));
       add(std::move(fi));
+      enumerated_ = true;
     }
     return a1;
   }
 
+  // The user the probing checks (timing, lockout) send wrong passwords for: never the scanned account.
+  std::string probe_user() const { return options_.credentials.username != "admin" ? "admin" : "administrator"; }
+
+  // User enumeration by timing: wrong passwords for a likely user and for fresh unknown users, in
+  // turns (so drift hits both sides alike), L::kTimingSamples each; reported only when every answer
+  // of one side is L::kTimingMarginMs slower than every answer of the other (compare_login_timings).
+  // Any throttled, failed or server-error answer: no verdict. The form is re-read before each try
+  // only when it has hidden fields (tokens), so the pace stays gentle.
+  void timing_enumeration(const LoginForm& f) {
+    const auto user = probe_user();
+    const auto password = "Dzr-wrong-" + owasp::make_canary();
+    const bool refresh = std::any_of(f.form.fields.begin(), f.form.fields.end(),
+                                     [](const crawl::FormField& x) { return x.type == "hidden"; });
+    auto s = session();
+    std::vector<std::int64_t> known, unknown;
+    std::optional<Attempt> known_shown, unknown_shown;
+    for (std::size_t i = 0; i < L::kTimingSamples; ++i) {
+      for (int side : {static_cast<int>(i % 2), static_cast<int>(1 - i % 2)}) {
+        auto name = side == 0 ? user : "dozor-nouser-" + owasp::make_canary();
+        auto a = attempt(*s, f, name, password, refresh);
+        if (!a || a->outcome.kind != net::CheckError::None || a->answer.throttled || a->outcome.status >= 500) return;
+        (side == 0 ? known : unknown).push_back(a->outcome.total_ms);
+        (side == 0 ? known_shown : unknown_shown) = std::move(a);
+      }
+    }
+    auto c = compare_login_timings(known, unknown, L::kTimingMarginMs);
+    if (c.verdict != Verdict::Different) return;
+    auto list = [](const std::vector<std::int64_t>& v) {
+      std::string out;
+      for (auto ms : v) out.append(out.empty() ? "" : ", ").append(std::to_string(ms));
+      return out + " ms";
+    };
+    auto fi =
+        finding("auth-user-enumeration-timing", "User enumeration by response time at the login form " + f.form.action,
+                audit::Severity::Medium, "firm", "A07:2021", 208,
+                "The same wrong password for '" + user + "' and for " + std::to_string(L::kTimingSamples) +
+                    " surely unknown users (asked in turns) is not answered in the same time (" + c.reason +
+                    "): the site does work only for existing accounts (typically the password "
+                    "hash), so timing tells an attacker which accounts exist even when the messages are alike.",
+                "Make a failed login cost the same whether or not the account exists: verify the password "
+                "against a dummy hash for unknown users (or always run the same hash), and throttle failed "
+                "logins.");
+    fi.evidence.push_back(attempt_evidence(*known_shown, "likely user '" + user + "': answered in " + list(known)));
+    fi.evidence.push_back(attempt_evidence(*unknown_shown, "unknown users: answered in " + list(unknown)));
+    add(std::move(fi));
+  }
+
   void lockout(const LoginForm& f) {
-    const auto& own = options_.credentials.username;
-    std::string user = own != "admin" ? "admin" : "administrator";  // never the scanned account itself
+    std::string user = probe_user();
     auto s = session();
     std::vector<Attempt> tries;
     for (int i = 0; i < L::kLockoutAttempts; ++i) {
@@ -541,8 +651,11 @@ class Scanner {
     co.scan.headers = {header};
     co.time_budget = crawl_budget();
     co.skip = [](const std::string& url) { return is_logout_url(url); };
+    std::optional<Observers> observers;
+    if (anon_observers_) observers.emplace(options_.page_observers());
     co.on_page = [&](const crawl::PageSeen& p) {
       note_cookies(p.exchanges);
+      if (observers) observers->observe(p);
       if (p.status >= 200 && p.status < 300 && p.html) user_pages.emplace(p.url, p.url);
     };
     if (stop()) return;
@@ -551,6 +664,7 @@ class Scanner {
     last_start_ = Clock::now();
     result_.crawl_requests += r.requests;
     result_.pages_user = r.pages.size();
+    if (observers) passive_as_user(observers->finish(r), anon_observers_->finish(anon_crawl_), header);
     std::size_t rechecked = 0;
     for (const auto& [url, final_url] : user_pages) {
       if (anon_pages_.count(url) || is_logout_url(url)) continue;
@@ -563,6 +677,32 @@ class Scanner {
       bool login_shown = facts && login_form_in(*facts, o->final_url);
       if (refused || moved || login_shown) result_.user_only.push_back(url);
     }
+  }
+
+  // The observers' findings on the logged-in pages, less every occurrence (check and excerpt) the
+  // anonymous pages show and the session cookies the auth-session-cookie-* findings judge; each
+  // evidence redacted and given a replay with the session masked.
+  void passive_as_user(audit::AuditParts user, audit::AuditParts anon, const std::string& header) {
+    std::set<std::pair<std::string, std::string>> shown;
+    for (const auto& f : anon.findings)
+      for (const auto& e : f.evidence) shown.emplace(f.check, e.excerpt);
+    for (auto& f : user.findings) {
+      std::vector<audit::Evidence> kept;
+      for (auto& e : f.evidence) {
+        if (shown.count({f.check, e.excerpt})) continue;
+        if (f.check.rfind("cookie-", 0) == 0 && cookies_.count(set_cookie_name(e.excerpt))) continue;
+        audit::Evidence out = evidence(e.url, e.exchange ? &*e.exchange : nullptr, mask_set_cookie(e.excerpt),
+                                       "logged-in page" + (e.note.empty() ? "" : ": " + e.note),
+                                       owasp::curl_command("GET", e.url, {header}));
+        kept.push_back(std::move(out));
+      }
+      if (kept.empty()) continue;
+      f.evidence = std::move(kept);
+      f.title += " (logged-in pages)";
+      result_.logged_in_findings.push_back(std::move(f));
+    }
+    for (auto* parts : {&anon, &user})
+      result_.passive_errors.insert(result_.passive_errors.end(), parts->errors.begin(), parts->errors.end());
   }
 
   // ---------------------------------------------------------------- panels and cookies
@@ -663,6 +803,9 @@ class Scanner {
   std::map<std::string, net::Exchange> page_exchange_;
   std::set<std::string> anon_pages_;
   std::set<std::string> seen_urls_;
+  std::optional<Observers> anon_observers_;  // with credentials and page_observers only
+  crawl::CrawlResult anon_crawl_;
+  bool enumerated_ = false;  // the message check reported the main form
 };
 
 bool has_ctl(std::string_view s) {
@@ -720,12 +863,26 @@ boost::json::object to_json(const AuthResult& r) {
   boost::json::array findings;
   boost::json::object by_severity;
   boost::json::object by_category;
-  for (const auto& f : r.findings) {
-    findings.push_back(audit::to_json(f));
+  auto count = [&](const audit::Finding& f) {
     auto sev = std::string(audit::to_string(f.severity));
     by_severity[sev] = (by_severity.contains(sev) ? by_severity[sev].as_int64() : 0) + 1;
-    by_category[f.owasp] = (by_category.contains(f.owasp) ? by_category[f.owasp].as_int64() : 0) + 1;
+    if (!f.owasp.empty())
+      by_category[f.owasp] = (by_category.contains(f.owasp) ? by_category[f.owasp].as_int64() : 0) + 1;
+  };
+  for (const auto& f : r.findings) {
+    auto j = audit::to_json(f);
+    j["logged_in"] = false;
+    findings.push_back(std::move(j));
+    count(f);
   }
+  for (const auto& f : r.logged_in_findings) {
+    auto j = audit::to_json(f);
+    j["logged_in"] = true;
+    findings.push_back(std::move(j));
+    count(f);
+  }
+  boost::json::array passive_errors;
+  for (const auto& e : r.passive_errors) passive_errors.push_back({{"check", e.check}, {"error", e.error}});
   boost::json::array forms;
   for (const auto& f : r.login_forms)
     forms.push_back({{"page", f.page},
@@ -748,6 +905,7 @@ boost::json::object to_json(const AuthResult& r) {
           {"technologies", strings(r.technologies)},
           {"user_only", strings(r.user_only)},
           {"findings", std::move(findings)},
+          {"passive_errors", std::move(passive_errors)},
           {"by_severity", std::move(by_severity)},
           {"by_category", std::move(by_category)},
           {"pages_anonymous", r.pages_anonymous},

@@ -4,17 +4,21 @@
 // plain HTTP, password autocomplete, user enumeration, missing lockout, session cookie flags,
 // default credentials on panels that technology detection identified; with credentials (a form
 // login, a cookie or a bearer header) log in, verify the session, test session fixation, crawl
-// as that user and as anonymous and report what only the user reaches. Bounded by a request cap,
+// as that user and as anonymous and report what only the user reaches, running the passive
+// audit's page observers over the logged-in pages (findings the anonymous pages show are not
+// repeated). Bounded by a request cap,
 // a per-origin rate, a deadline and a cancellation test between requests; secrets never reach
 // the result (evidence is redacted).
 #include <boost/json/object.hpp>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engines/audit/finding.hpp"
+#include "engines/audit/observer.hpp"
 #include "engines/audit/tech/fingerprints.hpp"
 #include "engines/limits.hpp"
 #include "engines/net/egress_policy.hpp"
@@ -53,6 +57,9 @@ struct AuthOptions {
   int requests_per_second = limits::auth::kRequestsPerSecond;  // per origin
   std::chrono::milliseconds budget{limits::auth::kScanBudgetMs};
   std::function<bool()> cancelled;  // asked before every request; true stops the scan
+  // The passive audit's page observers (audit::plan_for(…).observers), a fresh set per call: one
+  // reads the anonymous pages, one the logged-in pages. Unset: no passive checks as the user.
+  std::function<std::vector<std::unique_ptr<audit::PageObserver>>()> page_observers;
 };
 
 struct LoginFormInfo {
@@ -74,6 +81,9 @@ struct AuthResult {
   std::vector<std::string> login_proof;  // how: "login form gone", "logout link", "page differs"
   std::string login_error;               // why not, when credentials were given
   std::vector<std::string> user_only;    // URLs answered only to the logged-in user
+  // The page observers' findings on the logged-in pages, less what the anonymous pages show.
+  std::vector<audit::Finding> logged_in_findings;
+  std::vector<audit::AuditError> passive_errors;  // an observer that failed (its pages are lost)
   std::size_t pages_anonymous = 0;
   std::size_t pages_user = 0;
   std::size_t requests = 0;  // by the checks (the crawls' not counted)

@@ -194,6 +194,18 @@ Comparison compare_login_answers(const LoginAnswer& unknown1, const LoginAnswer&
   return {Verdict::Same, "answered alike"};
 }
 
+Comparison compare_login_timings(const std::vector<std::int64_t>& known, const std::vector<std::int64_t>& unknown,
+                                 std::int64_t margin_ms) {
+  if (known.size() < 2 || unknown.size() < 2) return {Verdict::Inconclusive, "too few samples"};
+  auto [kmin, kmax] = std::minmax_element(known.begin(), known.end());
+  auto [umin, umax] = std::minmax_element(unknown.begin(), unknown.end());
+  auto range = [](std::int64_t lo, std::int64_t hi) { return std::to_string(lo) + "–" + std::to_string(hi) + " ms"; };
+  auto both = "the likely user's answers took " + range(*kmin, *kmax) + ", the unknown users' " + range(*umin, *umax);
+  if (*kmin >= *umax + margin_ms) return {Verdict::Different, both + ": the likely user's are always slower"};
+  if (*umin >= *kmax + margin_ms) return {Verdict::Different, both + ": the likely user's are always faster"};
+  return {Verdict::Same, both};
+}
+
 std::string redact(std::string_view text, const std::vector<std::string>& secrets) {
   std::string out(text);
   for (const auto& s : secrets) {

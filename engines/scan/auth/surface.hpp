@@ -4,6 +4,7 @@
 // failed logins answer alike (user enumeration) or a run of them shows throttling (lockout), and
 // how secrets are kept out of evidence. No I/O: auth_scan.cpp makes the requests.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -86,6 +87,14 @@ struct Comparison {
 // URL or text (or in length by more than a tenth); inconclusive when the controls disagree or any
 // answer is throttled.
 Comparison compare_login_answers(const LoginAnswer& unknown1, const LoginAnswer& unknown2, const LoginAnswer& known);
+
+// User enumeration by timing: the answer times (ms) of failed logins for a likely user and for
+// unknown users, taken in turns. Different only when the two sets do not overlap by at least
+// `margin_ms` — every sample of one side is that much slower than every sample of the other (in
+// either direction): one slow answer on the wrong side, as network noise gives, means Same.
+// Inconclusive with fewer than two samples a side.
+Comparison compare_login_timings(const std::vector<std::int64_t>& known, const std::vector<std::int64_t>& unknown,
+                                 std::int64_t margin_ms);
 
 // Every occurrence of each secret (as written, percent-encoded and form-encoded) replaced by "****".
 std::string redact(std::string_view text, const std::vector<std::string>& secrets);

@@ -136,6 +136,33 @@ BOOST_AUTO_TEST_CASE(alike_answers_are_not_enumeration) {
                   .verdict == Verdict::Same));
 }
 
+BOOST_AUTO_TEST_CASE(a_likely_user_always_slower_by_the_margin_is_enumeration_by_timing) {
+  auto c = compare_login_timings({310, 305, 330, 302, 318}, {4, 9, 3, 12, 5}, 100);
+  BOOST_TEST((c.verdict == Verdict::Different));
+  BOOST_TEST(c.reason ==
+             "the likely user's answers took 302–330 ms, the unknown users' 3–12 ms: the likely user's are "
+             "always slower");
+  BOOST_TEST((compare_login_timings({4, 9, 3}, {310, 305, 330}, 100).verdict == Verdict::Different));  // faster
+}
+
+BOOST_AUTO_TEST_CASE(overlapping_or_close_timings_are_not_enumeration) {
+  // The fixed twin: the same slow hash for everyone.
+  BOOST_TEST(
+      (compare_login_timings({305, 310, 302, 318, 307}, {303, 312, 309, 301, 315}, 100).verdict == Verdict::Same));
+  // One noisy answer on the wrong side breaks the separation: no verdict on noise.
+  BOOST_TEST((compare_login_timings({310, 305, 330, 302, 318}, {4, 9, 350, 12, 5}, 100).verdict == Verdict::Same));
+  BOOST_TEST((compare_login_timings({310, 305, 90, 302, 318}, {4, 9, 3, 12, 5}, 100).verdict == Verdict::Same));
+  // Always slower, but by less than the margin.
+  BOOST_TEST((compare_login_timings({60, 70, 65}, {10, 12, 11}, 100).verdict == Verdict::Same));
+  // Exactly the margin counts.
+  BOOST_TEST((compare_login_timings({112, 150}, {10, 12}, 100).verdict == Verdict::Different));
+}
+
+BOOST_AUTO_TEST_CASE(too_few_timing_samples_give_no_verdict) {
+  BOOST_TEST((compare_login_timings({300}, {5, 6}, 100).verdict == Verdict::Inconclusive));
+  BOOST_TEST((compare_login_timings({300, 310}, {}, 100).verdict == Verdict::Inconclusive));
+}
+
 BOOST_AUTO_TEST_CASE(unstable_controls_or_throttling_give_no_verdict) {
   BOOST_TEST(
       (compare_login_answers(answer(200, "a"), answer(200, "b"), answer(200, "c")).verdict == Verdict::Inconclusive));
