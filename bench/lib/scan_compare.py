@@ -79,7 +79,15 @@ def place(cls, url):
     if None in paths:
         return (cls, None)
     p = path_of(url)
-    return (cls, p) if p in paths else None
+    if p in paths:
+        return (cls, p)
+    # A path-segment flaw's evidence is the mutated URL (/news/1%27 for the planted /news/1).
+    for planted in paths:
+        last = planted.rpartition("/")[2]
+        rest = p[len(planted):]
+        if last.isdigit() and p.startswith(planted) and "/" not in rest and not rest[:1].isdigit():
+            return (cls, planted)
+    return None
 
 
 UNTHROTTLED = 1000  # requests/s per origin: the per-origin concurrency (8) bounds it instead
