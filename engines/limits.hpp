@@ -258,6 +258,7 @@ inline constexpr std::size_t kLoginPaths = 12;           // well-known login pat
 inline constexpr int kLockoutAttempts = 6;               // wrong passwords sent to test for lockout/rate limit
 inline constexpr std::size_t kTimingSamples = 5;         // timed failed logins per side (likely user, unknown users)
 inline constexpr std::int64_t kTimingMarginMs = 100;     // the gap between the two sides that is enumeration
+inline constexpr std::size_t kTimingForms = 2;           // login forms timed per scan (the probe user's failures)
 inline constexpr std::size_t kPanels = 100;              // panels in share/audit/auth/default-credentials.json
 inline constexpr std::size_t kDefaultTriesPerPanel = 3;  // credential pairs tried per detected panel
 inline constexpr std::size_t kUserOnlyRechecks = 30;     // logged-in pages fetched again anonymously

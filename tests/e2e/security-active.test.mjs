@@ -154,6 +154,18 @@ test('active scans: API check with progress and findings, cancel after a reload,
     await page.getByRole('button', { name: 'Start scan' }).click();
     await panel.locator('.field-error[data-for="password"]').waitFor();
     assert.match(await panel.locator('.field-error[data-for="password"]').textContent(), /password is required/);
+    // With the password the scan starts, and the password leaves the page once sent.
+    const secret = 'E2e-secret-pw-7731';
+    await page.getByLabel('Password (optional)').fill(secret);
+    await page.getByRole('button', { name: 'Start scan' }).click();
+    const authView = panel.locator('.task-view');
+    await authView.waitFor();
+    assert.equal(await page.getByLabel('Password (optional)').inputValue(), '', 'the password field is cleared');
+    assert.ok(!(await page.content()).includes(secret), 'the password is nowhere in the page');
+    // It may finish first (no login form on the slow site): then there is nothing to cancel.
+    await page.getByRole('button', { name: 'Cancel scan' }).click({ timeout: 3_000 }).catch(() => {});
+    await panel.locator('.task-view[data-state="cancelled"], .task-view[data-state="succeeded"]').waitFor({ timeout: 30_000 });
+    assert.ok(!(await page.content()).includes(secret), 'nor in the finished task');
 
     // 403: a host that is none of the user's services.
     await openTarget(page, 'http://127.0.0.2:9/');

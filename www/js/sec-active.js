@@ -18,6 +18,7 @@ const ACTIVE = new Set(['queued', 'running']);
 const POLL_MS = 1000;
 const POLL_RETRY_MS = 3000;
 const RECENT = 10; // tasks listed
+const PICKUP = 100; // tasks searched for a running one after a reload (the route's page maximum)
 const SHOWN = 100; // rows drawn per list
 
 // Each kind's options as engines/tasks/kinds.cpp declares them (bounds from engines/limits.hpp);
@@ -190,7 +191,7 @@ export function renderResult(task) {
     case 'endpoints': body = renderEndpoints(r); break;
     case 'scanner': body = renderScanner(r); break;
     case 'crawl': return renderCrawl(r);
-    default: return renderAudit(r); // scan, audit
+    default: return renderAudit(r, { prefix: 'active' }); // scan, audit
   }
   return el('div', { class: 'result', dataset: { result: `active-${task.kind}` } }, body);
 }
@@ -313,7 +314,10 @@ export const activePanel = {
         if (isBusy(cancel)) return;
         const done = busy(cancel, null, { keepFocus: true });
         try {
-          update({ ...last, ...(await api(`/api/security/queue/${encodeURIComponent(id)}`, { method: 'DELETE' })), result: undefined });
+          const path = `/api/security/queue/${encodeURIComponent(id)}`;
+          const answer = await api(path, { method: 'DELETE' });
+          // A task that finished meanwhile comes back unchanged, without its result: read it whole.
+          update(answer && answer.status === 'succeeded' ? await api(path) : { ...last, ...answer, result: undefined });
           loadRecent();
         } catch (err) {
           problem.replaceChildren(notice(err.message));
@@ -361,14 +365,16 @@ export const activePanel = {
     async function loadRecent({ attach = false } = {}) {
       let list;
       try {
-        list = await api(`/api/security/tasks?limit=${RECENT}`);
+        // On a reload the running task is looked for among more than the listed ones.
+        list = await api(`/api/security/tasks?limit=${attach ? PICKUP : RECENT}`);
       } catch (err) {
         recentBody.replaceChildren(notice(err.message));
         return;
       }
-      const items = list && Array.isArray(list.items) ? list.items : [];
+      const all = list && Array.isArray(list.items) ? list.items : [];
+      const items = all.slice(0, RECENT);
       if (attach && !watching) {
-        const running = items.find((x) => ACTIVE.has(x.status) && KINDS.includes(x.kind) && sameTarget(x.target, target.href));
+        const running = all.find((x) => ACTIVE.has(x.status) && KINDS.includes(x.kind) && sameTarget(x.target, target.href));
         if (running) watch(running);
       }
       if (!items.length) { recentBody.replaceChildren(el('p', { class: 'empty' }, t('sec.active.noTasks'))); return; }

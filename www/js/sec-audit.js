@@ -67,7 +67,8 @@ export function findingsView(findings, { prefix = 'audit', initial = SEVERITIES 
     count, list);
 }
 
-export function renderAudit(report) {
+/** prefix: as findingsView's (the Active scans panel shows stored audit tasks beside this panel). */
+export function renderAudit(report, { prefix = 'audit' } = {}) {
   if (!report || typeof report !== 'object') return notice(t('sec.badAnswer'));
   const findings = Array.isArray(report.findings) ? report.findings : [];
   const counts = report.counts || {};
@@ -85,7 +86,7 @@ export function renderAudit(report) {
       el('dt', {}, severityTag(s)), el('dd', { dataset: { count: s } }, String(counts[s] ?? 0))])),
     errors.length ? el('details', { class: 'audit-errors' }, el('summary', {}, t('sec.audit.errors', { n: errors.length })),
       el('ul', { class: 'compact-list' }, errors.map((e) => el('li', {}, el('code', {}, e.check), ` — ${e.error}`)))) : null,
-    findings.length ? findingsView(findings) : el('p', { class: 'empty' }, t('sec.audit.noFindings')));
+    findings.length ? findingsView(findings, { prefix }) : el('p', { class: 'empty' }, t('sec.audit.noFindings')));
 }
 
 /** "dozor-audit-….docx" from Content-Disposition (filename* first, RFC 6266), else a default. */

@@ -137,10 +137,7 @@ class Observers {
 std::string mask_set_cookie(const std::string& excerpt) {
   const std::string prefix = "Set-Cookie: ";
   if (excerpt.rfind(prefix, 0) != 0) return excerpt;
-  auto eq = excerpt.find('=');
-  if (eq == std::string::npos) return excerpt;
-  auto semi = excerpt.find(';', eq);
-  return excerpt.substr(0, eq + 1) + "****" + (semi == std::string::npos ? "" : excerpt.substr(semi));
+  return prefix + mask_cookie_value(std::string_view(excerpt).substr(prefix.size()));
 }
 
 std::string set_cookie_name(const std::string& excerpt) {
@@ -191,8 +188,9 @@ class Scanner {
     std::optional<Attempt> failed;
     if (main) failed = user_enumeration(*main);
     if (result_.mode != "anonymous") log_in_and_crawl(main, failed);
+    std::size_t timed = 0;  // the probe user's wrong passwords stay few (docs/scan.md "Auth scan")
     for (const auto& f : forms_)
-      if (f.user_field && !(&f == main && enumerated_)) timing_enumeration(f);
+      if (f.user_field && !(&f == main && enumerated_) && timed++ < L::kTimingForms) timing_enumeration(f);
     if (main) lockout(*main);
     default_credentials();
     cookie_findings();
@@ -404,12 +402,14 @@ class Scanner {
     return f;
   }
 
+  // follow = false: the first answer only (a timed try must not count a redirect's paced next hop).
   std::optional<Attempt> attempt(net::ScanSession& s, const LoginForm& form, const std::string& user,
-                                 const std::string& password, bool refresh = true) {
+                                 const std::string& password, bool refresh = true, bool follow = true) {
     LoginForm f = refresh ? refreshed(s, form) : form;
     auto fields = fill(f, user, password);
     auto body = form_body(fields);
     net::FetchRequest r;
+    if (!follow) r.max_redirects = 0;
     Attempt a;
     if (f.form.method == "POST") {
       r.method = "POST";
@@ -485,23 +485,25 @@ class Scanner {
   // The user the probing checks (timing, lockout) send wrong passwords for: never the scanned account.
   std::string probe_user() const { return options_.credentials.username != "admin" ? "admin" : "administrator"; }
 
-  // User enumeration by timing: wrong passwords for a likely user and for fresh unknown users, in
-  // turns (so drift hits both sides alike), L::kTimingSamples each; reported only when every answer
-  // of one side is L::kTimingMarginMs slower than every answer of the other (compare_login_timings).
-  // Any throttled, failed or server-error answer: no verdict. The form is re-read before each try
-  // only when it has hidden fields (tokens), so the pace stays gentle.
+  // User enumeration by timing: wrong passwords for a likely user and for one surely unknown user,
+  // in turns (so drift hits both sides alike), L::kTimingSamples each, timed to the first answer
+  // (no redirect followed); reported only when every answer of one side is L::kTimingMarginMs
+  // slower than every answer of the other and the sides are farther apart than either is wide
+  // (compare_login_timings). The unknown user is one name, so a delay a site adds per repeated
+  // name slows both sides. Any throttled, failed or server-error answer: no verdict. The form is
+  // re-read before each try only when it has hidden fields (tokens), so the pace stays gentle.
   void timing_enumeration(const LoginForm& f) {
     const auto user = probe_user();
     const auto password = "Dzr-wrong-" + owasp::make_canary();
     const bool refresh = std::any_of(f.form.fields.begin(), f.form.fields.end(),
                                      [](const crawl::FormField& x) { return x.type == "hidden"; });
+    const auto stranger = "dozor-nouser-" + owasp::make_canary();
     auto s = session();
     std::vector<std::int64_t> known, unknown;
     std::optional<Attempt> known_shown, unknown_shown;
     for (std::size_t i = 0; i < L::kTimingSamples; ++i) {
       for (int side : {static_cast<int>(i % 2), static_cast<int>(1 - i % 2)}) {
-        auto name = side == 0 ? user : "dozor-nouser-" + owasp::make_canary();
-        auto a = attempt(*s, f, name, password, refresh);
+        auto a = attempt(*s, f, side == 0 ? user : stranger, password, refresh, false);
         if (!a || a->outcome.kind != net::CheckError::None || a->answer.throttled || a->outcome.status >= 500) return;
         (side == 0 ? known : unknown).push_back(a->outcome.total_ms);
         (side == 0 ? known_shown : unknown_shown) = std::move(a);
@@ -518,14 +520,14 @@ class Scanner {
         finding("auth-user-enumeration-timing", "User enumeration by response time at the login form " + f.form.action,
                 audit::Severity::Medium, "firm", "A07:2021", 208,
                 "The same wrong password for '" + user + "' and for " + std::to_string(L::kTimingSamples) +
-                    " surely unknown users (asked in turns) is not answered in the same time (" + c.reason +
+                    " tries of a surely unknown user (asked in turns) is not answered in the same time (" + c.reason +
                     "): the site does work only for existing accounts (typically the password "
                     "hash), so timing tells an attacker which accounts exist even when the messages are alike.",
                 "Make a failed login cost the same whether or not the account exists: verify the password "
                 "against a dummy hash for unknown users (or always run the same hash), and throttle failed "
                 "logins.");
     fi.evidence.push_back(attempt_evidence(*known_shown, "likely user '" + user + "': answered in " + list(known)));
-    fi.evidence.push_back(attempt_evidence(*unknown_shown, "unknown users: answered in " + list(unknown)));
+    fi.evidence.push_back(attempt_evidence(*unknown_shown, "unknown user: answered in " + list(unknown)));
     add(std::move(fi));
   }
 
@@ -679,17 +681,23 @@ class Scanner {
     }
   }
 
-  // The observers' findings on the logged-in pages, less every occurrence (check and excerpt) the
-  // anonymous pages show and the session cookies the auth-session-cookie-* findings judge; each
+  // The observers' findings on the logged-in pages, less every occurrence (check and excerpt, a
+  // cookie's name) the anonymous pages show and the session cookies the auth-session-cookie-* findings judge; each
   // evidence redacted and given a replay with the session masked.
   void passive_as_user(audit::AuditParts user, audit::AuditParts anon, const std::string& header) {
+    // A cookie's occurrence is its name: a cookie set again on every answer (a load balancer's)
+    // changes value and expiry each time, yet is the same finding.
+    auto key = [](const audit::Finding& f, const audit::Evidence& e) {
+      auto name = f.check.rfind("cookie-", 0) == 0 ? set_cookie_name(e.excerpt) : std::string();
+      return name.empty() ? e.excerpt : "cookie " + name;
+    };
     std::set<std::pair<std::string, std::string>> shown;
     for (const auto& f : anon.findings)
-      for (const auto& e : f.evidence) shown.emplace(f.check, e.excerpt);
+      for (const auto& e : f.evidence) shown.emplace(f.check, key(f, e));
     for (auto& f : user.findings) {
       std::vector<audit::Evidence> kept;
       for (auto& e : f.evidence) {
-        if (shown.count({f.check, e.excerpt})) continue;
+        if (shown.count({f.check, key(f, e)})) continue;
         if (f.check.rfind("cookie-", 0) == 0 && cookies_.count(set_cookie_name(e.excerpt))) continue;
         audit::Evidence out = evidence(e.url, e.exchange ? &*e.exchange : nullptr, mask_set_cookie(e.excerpt),
                                        "logged-in page" + (e.note.empty() ? "" : ": " + e.note),

@@ -201,9 +201,26 @@ Comparison compare_login_timings(const std::vector<std::int64_t>& known, const s
   auto [umin, umax] = std::minmax_element(unknown.begin(), unknown.end());
   auto range = [](std::int64_t lo, std::int64_t hi) { return std::to_string(lo) + "–" + std::to_string(hi) + " ms"; };
   auto both = "the likely user's answers took " + range(*kmin, *kmax) + ", the unknown users' " + range(*umin, *umax);
-  if (*kmin >= *umax + margin_ms) return {Verdict::Different, both + ": the likely user's are always slower"};
-  if (*umin >= *kmax + margin_ms) return {Verdict::Different, both + ": the likely user's are always faster"};
+  // The gap must also exceed each side's own spread: a delay that grows with every failure (a
+  // throttle) widens one side instead of moving it as a whole.
+  const auto spread = std::max(*kmax - *kmin, *umax - *umin);
+  if (*kmin >= *umax + margin_ms && *kmin - *umax > spread)
+    return {Verdict::Different, both + ": the likely user's are always slower"};
+  if (*umin >= *kmax + margin_ms && *umin - *kmax > spread)
+    return {Verdict::Different, both + ": the likely user's are always faster"};
+  if (*kmin >= *umax + margin_ms || *umin >= *kmax + margin_ms)
+    return {Verdict::Inconclusive, both + ": apart, but each side spreads wider than the gap (a growing delay?)"};
   return {Verdict::Same, both};
+}
+
+std::string mask_cookie_value(std::string_view set_cookie) {
+  auto eq = set_cookie.find('=');
+  auto semi = set_cookie.find(';');
+  if (eq == std::string_view::npos || (semi != std::string_view::npos && semi < eq)) return std::string(set_cookie);
+  std::string out(set_cookie.substr(0, eq + 1));
+  out += "****";
+  if (semi != std::string_view::npos) out += set_cookie.substr(semi);
+  return out;
 }
 
 std::string redact(std::string_view text, const std::vector<std::string>& secrets) {
@@ -225,12 +242,7 @@ void redact_exchange(net::Exchange& ex, const std::vector<std::string>& secrets)
   for (auto& h : ex.request_headers)
     h.value = h.name == "cookie" || h.name == "authorization" ? "****" : redact(h.value, secrets);
   for (auto& h : ex.response_headers) {
-    if (h.name == "set-cookie") {
-      auto eq = h.value.find('=');
-      auto semi = h.value.find(';');
-      if (eq != std::string::npos && (semi == std::string::npos || eq < semi))
-        h.value = h.value.substr(0, eq + 1) + "****" + (semi == std::string::npos ? "" : h.value.substr(semi));
-    }
+    if (h.name == "set-cookie") h.value = mask_cookie_value(h.value);
     h.value = redact(h.value, secrets);
   }
   ex.body_excerpt = redact(ex.body_excerpt, secrets);

@@ -91,10 +91,15 @@ Comparison compare_login_answers(const LoginAnswer& unknown1, const LoginAnswer&
 // User enumeration by timing: the answer times (ms) of failed logins for a likely user and for
 // unknown users, taken in turns. Different only when the two sets do not overlap by at least
 // `margin_ms` — every sample of one side is that much slower than every sample of the other (in
-// either direction): one slow answer on the wrong side, as network noise gives, means Same.
-// Inconclusive with fewer than two samples a side.
+// either direction): one slow answer on the wrong side, as network noise gives, means Same — and
+// the gap exceeds each side's own spread: sides apart but wider than their gap (a delay growing
+// with each failure, a throttle) are Inconclusive, as are fewer than two samples a side.
 Comparison compare_login_timings(const std::vector<std::int64_t>& known, const std::vector<std::int64_t>& unknown,
                                  std::int64_t margin_ms);
+
+// A Set-Cookie value with the cookie's value masked: "sid=abc; HttpOnly" → "sid=****; HttpOnly"
+// (unchanged when no '=' comes before the first ';').
+std::string mask_cookie_value(std::string_view set_cookie);
 
 // Every occurrence of each secret (as written, percent-encoded and form-encoded) replaced by "****".
 std::string redact(std::string_view text, const std::vector<std::string>& secrets);

@@ -1,7 +1,9 @@
 // The auth scan's passive checks as the user (engines/scan/auth/auth_scan.hpp, page_observers),
 // against a loopback site with a cookie login: the observers read the anonymous and the logged-in
 // pages; only what the logged-in pages add is reported, marked, redacted and replayable.
+#include <atomic>
 #include <boost/test/unit_test.hpp>
+#include <memory>
 
 #include "dozor_source_dir.hpp"
 #include "engines/audit/passive/passive.hpp"
@@ -130,6 +132,43 @@ BOOST_AUTO_TEST_CASE(the_passive_rules_see_a_private_address_on_a_logged_in_page
   BOOST_TEST(r.logged_in);
   BOOST_REQUIRE_EQUAL(r.logged_in_findings.size(), 1U);
   BOOST_TEST(r.logged_in_findings[0].check == "private-ip-disclosure");
+}
+
+BOOST_AUTO_TEST_CASE(a_cookie_set_again_on_every_answer_is_not_repeated_as_logged_in) {
+  // A load balancer's cookie: a new value and expiry on each answer, no Secure/HttpOnly/SameSite.
+  auto counter = std::make_shared<std::atomic<int>>(0);
+  auto with_cookie = [counter](const std::string& body) {
+    auto n = std::to_string(++*counter);
+    return LocalHttp::answer(200,
+                             "Content-Type: text/html\r\nSet-Cookie: LBROUTE=route" + n + "xyz; Max-Age=" + n +
+                                 "00; Path=/\r\n",
+                             "<html><body>" + body + "</body></html>");
+  };
+  LocalHttp site({{"/",
+                   [with_cookie](const std::string& head) {
+                     return with_cookie(logged_in(head) ? "<a href=\"/account\">Account</a><a href=\"/logout\">Out</a>"
+                                                        : "<a href=\"/account\">Account</a>");
+                   }},
+                  {"/account", [with_cookie](const std::string& head) {
+                     return logged_in(head) ? with_cookie("<p>Your orders</p>")
+                                            : LocalHttp::answer(302, "Location: /\r\n", "");
+                   }}});
+  const net::EgressPolicy allow_loopback(true);
+  auto defaults = authscan::DefaultCredentials::load(std::string(DOZOR_SOURCE_DIR) + "/share/audit");
+  auto passive = audit::passive::Data::load(std::string(DOZOR_SOURCE_DIR) + "/share/audit");
+  audit::tech::Fingerprints fingerprints;
+  authscan::AuthOptions o;
+  o.credentials.cookie = "sid=u1-Sekr3t-value";
+  o.scan.request_timeout = std::chrono::seconds(5);
+  o.requests_per_second = 1000;
+  o.page_observers = [&passive] {
+    std::vector<std::unique_ptr<audit::PageObserver>> v;
+    v.push_back(std::make_unique<audit::passive::PassiveObserver>(passive));
+    return v;
+  };
+  auto r = authscan::scan(site.url("/"), allow_loopback, defaults, fingerprints, std::move(o));
+  BOOST_TEST(r.logged_in);
+  for (const auto& f : r.logged_in_findings) BOOST_TEST(f.check.rfind("cookie-", 0) != 0, f.check);
 }
 
 BOOST_AUTO_TEST_CASE(an_anonymous_scan_runs_no_observer) {

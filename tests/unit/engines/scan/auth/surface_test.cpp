@@ -158,6 +158,17 @@ BOOST_AUTO_TEST_CASE(overlapping_or_close_timings_are_not_enumeration) {
   BOOST_TEST((compare_login_timings({112, 150}, {10, 12}, 100).verdict == Verdict::Different));
 }
 
+BOOST_AUTO_TEST_CASE(a_delay_growing_with_each_failure_is_a_throttle_not_enumeration) {
+  // The likely user failed 7 times before (message and lockout checks): a site adding 60 ms per
+  // failure of one name answers it 420–660 ms, the stranger's first five 0–240 ms.
+  auto c = compare_login_timings({420, 480, 540, 600, 660}, {0, 60, 120, 180, 240}, 100);
+  BOOST_TEST((c.verdict == Verdict::Inconclusive));
+  BOOST_TEST(c.reason.find("wider than the gap") != std::string::npos);
+  // The same gap with flat sides is enumeration.
+  BOOST_TEST((compare_login_timings({420, 425, 430, 422, 428}, {200, 240, 210, 220, 230}, 100).verdict ==
+              Verdict::Different));
+}
+
 BOOST_AUTO_TEST_CASE(too_few_timing_samples_give_no_verdict) {
   BOOST_TEST((compare_login_timings({300}, {5, 6}, 100).verdict == Verdict::Inconclusive));
   BOOST_TEST((compare_login_timings({300, 310}, {}, 100).verdict == Verdict::Inconclusive));
@@ -200,6 +211,14 @@ BOOST_AUTO_TEST_CASE(redacted_exchanges_hide_cookies_authorization_and_set_cooki
   BOOST_TEST(ex.response_headers[0].value == "SESSIONID=****; Path=/; HttpOnly");
   BOOST_TEST(ex.response_headers[1].value == "/home");
   BOOST_TEST(ex.body_excerpt == "Hello ****");
+}
+
+BOOST_AUTO_TEST_CASE(a_cookie_value_is_masked_and_its_name_and_attributes_kept) {
+  BOOST_TEST(mask_cookie_value("sid=abc; HttpOnly") == "sid=****; HttpOnly");
+  BOOST_TEST(mask_cookie_value("sid=a=b") == "sid=****");
+  BOOST_TEST(mask_cookie_value("sid=") == "sid=****");
+  BOOST_TEST(mask_cookie_value("flag; x=1") == "flag; x=1");  // no '=' before the first ';'
+  BOOST_TEST(mask_cookie_value("") == "");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
