@@ -155,7 +155,7 @@ class AuthScan(dc.DozorTestCase):
             self.assertIn("always slower", f["description"])
             likely, unknown = f["evidence"]
             self.assertIn("likely user 'admin'", likely["note"])
-            self.assertIn("unknown users", unknown["note"])
+            self.assertIn("unknown user:", unknown["note"])
             # The same message on both sides: only the time tells.
             self.assertEqual(likely["excerpt"].split("→")[1], unknown["excerpt"].split("→")[1])
             times = [[int(t) for t in e["note"].split("answered in ")[1][:-3].split(", ")] for e in (likely, unknown)]
