@@ -139,10 +139,9 @@ BOOST_AUTO_TEST_CASE(a_cookie_set_again_on_every_answer_is_not_repeated_as_logge
   auto counter = std::make_shared<std::atomic<int>>(0);
   auto with_cookie = [counter](const std::string& body) {
     auto n = std::to_string(++*counter);
-    return LocalHttp::answer(200,
-                             "Content-Type: text/html\r\nSet-Cookie: LBROUTE=route" + n + "xyz; Max-Age=" + n +
-                                 "00; Path=/\r\n",
-                             "<html><body>" + body + "</body></html>");
+    return LocalHttp::answer(
+        200, "Content-Type: text/html\r\nSet-Cookie: LBROUTE=route" + n + "xyz; Max-Age=" + n + "00; Path=/\r\n",
+        "<html><body>" + body + "</body></html>");
   };
   LocalHttp site({{"/",
                    [with_cookie](const std::string& head) {

@@ -165,8 +165,8 @@ BOOST_AUTO_TEST_CASE(a_delay_growing_with_each_failure_is_a_throttle_not_enumera
   BOOST_TEST((c.verdict == Verdict::Inconclusive));
   BOOST_TEST(c.reason.find("wider than the gap") != std::string::npos);
   // The same gap with flat sides is enumeration.
-  BOOST_TEST((compare_login_timings({420, 425, 430, 422, 428}, {200, 240, 210, 220, 230}, 100).verdict ==
-              Verdict::Different));
+  BOOST_TEST(
+      (compare_login_timings({420, 425, 430, 422, 428}, {200, 240, 210, 220, 230}, 100).verdict == Verdict::Different));
 }
 
 BOOST_AUTO_TEST_CASE(too_few_timing_samples_give_no_verdict) {
