@@ -49,6 +49,24 @@ std::string page(const std::string& body) {
   return LocalHttp::answer(200, "Content-Type: text/html\r\n", "<html><body>" + body + "</body></html>");
 }
 
+// A cookie-login scan of `site` whose observers are the real passive rules.
+authscan::AuthResult scan_with_passive_rules(const LocalHttp& site) {
+  const net::EgressPolicy allow_loopback(true);
+  auto defaults = authscan::DefaultCredentials::load(std::string(DOZOR_SOURCE_DIR) + "/share/audit");
+  auto passive = audit::passive::Data::load(std::string(DOZOR_SOURCE_DIR) + "/share/audit");
+  audit::tech::Fingerprints fingerprints;
+  authscan::AuthOptions o;
+  o.credentials.cookie = "sid=u1-Sekr3t-value";
+  o.scan.request_timeout = std::chrono::seconds(5);
+  o.requests_per_second = 1000;
+  o.page_observers = [&passive] {
+    std::vector<std::unique_ptr<audit::PageObserver>> v;
+    v.push_back(std::make_unique<audit::passive::PassiveObserver>(passive));
+    return v;
+  };
+  return authscan::scan(site.url("/"), allow_loopback, defaults, fingerprints, std::move(o));
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(auth_scan_passive)
@@ -115,20 +133,7 @@ BOOST_AUTO_TEST_CASE(the_passive_rules_see_a_private_address_on_a_logged_in_page
                      return logged_in(head) ? page("<p>Statements are archived nightly on 10.40.2.15.</p>")
                                             : LocalHttp::answer(302, "Location: /\r\n", "");
                    }}});
-  const net::EgressPolicy allow_loopback(true);
-  auto defaults = authscan::DefaultCredentials::load(std::string(DOZOR_SOURCE_DIR) + "/share/audit");
-  auto passive = audit::passive::Data::load(std::string(DOZOR_SOURCE_DIR) + "/share/audit");
-  audit::tech::Fingerprints fingerprints;
-  authscan::AuthOptions o;
-  o.credentials.cookie = "sid=u1-Sekr3t-value";
-  o.scan.request_timeout = std::chrono::seconds(5);
-  o.requests_per_second = 1000;
-  o.page_observers = [&passive] {
-    std::vector<std::unique_ptr<audit::PageObserver>> v;
-    v.push_back(std::make_unique<audit::passive::PassiveObserver>(passive));
-    return v;
-  };
-  auto r = authscan::scan(site.url("/"), allow_loopback, defaults, fingerprints, std::move(o));
+  auto r = scan_with_passive_rules(site);
   BOOST_TEST(r.logged_in);
   BOOST_REQUIRE_EQUAL(r.logged_in_findings.size(), 1U);
   BOOST_TEST(r.logged_in_findings[0].check == "private-ip-disclosure");
@@ -152,20 +157,7 @@ BOOST_AUTO_TEST_CASE(a_cookie_set_again_on_every_answer_is_not_repeated_as_logge
                      return logged_in(head) ? with_cookie("<p>Your orders</p>")
                                             : LocalHttp::answer(302, "Location: /\r\n", "");
                    }}});
-  const net::EgressPolicy allow_loopback(true);
-  auto defaults = authscan::DefaultCredentials::load(std::string(DOZOR_SOURCE_DIR) + "/share/audit");
-  auto passive = audit::passive::Data::load(std::string(DOZOR_SOURCE_DIR) + "/share/audit");
-  audit::tech::Fingerprints fingerprints;
-  authscan::AuthOptions o;
-  o.credentials.cookie = "sid=u1-Sekr3t-value";
-  o.scan.request_timeout = std::chrono::seconds(5);
-  o.requests_per_second = 1000;
-  o.page_observers = [&passive] {
-    std::vector<std::unique_ptr<audit::PageObserver>> v;
-    v.push_back(std::make_unique<audit::passive::PassiveObserver>(passive));
-    return v;
-  };
-  auto r = authscan::scan(site.url("/"), allow_loopback, defaults, fingerprints, std::move(o));
+  auto r = scan_with_passive_rules(site);
   BOOST_TEST(r.logged_in);
   for (const auto& f : r.logged_in_findings) BOOST_TEST(f.check.rfind("cookie-", 0) != 0, f.check);
 }
