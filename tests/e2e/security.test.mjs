@@ -125,11 +125,20 @@ test('security page: header check, full audit with the severity filter, complian
     await tech.locator('[data-result="technologies"]').waitFor({ timeout: 60_000 });
     assert.equal(await tech.locator('.notice-error').count(), 0);
 
-    // Crawl.
+    // Crawl: the depth and page limit reach the route; out of bounds is the route's 422, shown.
+    const crawlPanel = page.locator('[data-section="crawl"]');
+    await crawlPanel.getByLabel('Link depth').fill('99');
     await page.getByRole('button', { name: 'Crawl the site' }).click();
+    await crawlPanel.locator('#panel-crawl-output .notice-error').waitFor({ timeout: 30_000 });
+    await crawlPanel.getByLabel('Link depth').fill('');
+    await crawlPanel.getByLabel('Page limit').fill('1');
+    const crawlAsked = page.waitForRequest((r) => r.url().includes('/api/crawl/'));
+    await page.getByRole('button', { name: 'Crawl the site' }).click();
+    assert.equal(new URL((await crawlAsked).url()).search, '?max_pages=1');
     const crawl = page.locator('[data-result="crawl"]');
     await crawl.waitFor({ timeout: 60_000 });
     assert.match(await crawl.textContent(), /Fixture shop/);
+    assert.equal(await crawl.locator('tbody').first().locator('tr').count(), 1, 'one page at most');
 
     // DOCX: the button asks the report route with the bearer token; the answer becomes a download.
     const seen = [];
@@ -158,7 +167,10 @@ test('security page: header check, full audit with the severity filter, complian
     assert.equal(asked.searchParams.get('lang'), 'ru');
     assert.match(seen[0].auth || '', /^Bearer \S+/, 'the report is fetched with the bearer token');
 
-    assert.deepEqual(log.errors, [], 'no page errors');
+    // The browser logs the one refused request asked for above (the crawl's 422); nothing else.
+    const refused = /^\[error\] Failed to load resource: the server responded with a status of 422 \(\)$/;
+    assert.deepEqual(log.errors.filter((e) => !refused.test(e)), [], 'no page errors');
+    assert.equal(log.errors.length, 1, 'exactly the one refusal');
   });
 });
 

@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { t, lang } from './i18n.js';
 import { el, toast, busy, isBusy } from './ui.js';
-import { targetSegment, gradeBlock, runPanel, notice, severityTag, SEVERITIES, facts } from './sec-common.js';
+import { targetSegment, gradeBlock, runPanel, notice, severityTag, SEVERITIES, facts, crawlLimits } from './sec-common.js';
 
 /** A curl command that replays a request, folded away in a <details> (copyable text). */
 export function replayBlock(command) {
@@ -137,9 +137,11 @@ function reportControls(target) {
 export const auditPanel = {
   id: 'audit',
   render(target) {
+    const limits = crawlLimits('audit');
     return runPanel({
       id: 'audit', titleKey: 'sec.audit.title', hintKey: 'sec.audit.hint', buttonKey: 'sec.audit.run',
-      run: async () => renderAudit(await api(`/api/v1/audit/${targetSegment(target)}`, { method: 'POST' })),
+      run: async () => renderAudit(await api(`/api/v1/audit/${targetSegment(target)}${limits.query()}`, { method: 'POST' })),
+      controls: limits.node,
       extra: reportControls(target),
     });
   },

@@ -45,7 +45,7 @@ export function facts(rows) {
  * A result panel: heading, hint, a run button and a live region the result replaces.
  * run(): Promise<Node> — the rendered result; a thrown error is shown in the panel.
  */
-export function runPanel({ id, titleKey, hintKey, buttonKey, busyKey = 'sec.running', run, extra = null }) {
+export function runPanel({ id, titleKey, hintKey, buttonKey, busyKey = 'sec.running', run, extra = null, controls = null }) {
   const headingId = `panel-${id}-heading`;
   const output = el('div', { class: 'panel-output', id: `panel-${id}-output`, 'aria-live': 'polite', 'aria-busy': 'false' });
   const button = el('button', { type: 'button', class: 'btn btn-secondary', dataset: { run: id } }, t(buttonKey));
@@ -68,7 +68,36 @@ export function runPanel({ id, titleKey, hintKey, buttonKey, busyKey = 'sec.runn
       el('h3', { id: headingId }, t(titleKey)),
       el('div', { class: 'btn-row' }, button, extra)),
     hintKey ? el('p', { class: 'hint' }, t(hintKey)) : null,
+    controls,
     output);
+}
+
+/**
+ * The crawl's depth and page-count inputs of a crawling panel (the routes' ?depth= and
+ * ?max_pages=, bounds as in engines/limits.hpp); empty fields leave the route's defaults.
+ * query(): "?depth=…&max_pages=…" or "" — out-of-range values go to the route, whose 422 is shown.
+ */
+export function crawlLimits(panelId) {
+  const field = (name, labelKey, min, max, fallback) => {
+    const id = `${panelId}-${name}`;
+    const input = el('input', {
+      id, name, type: 'number', inputmode: 'numeric', min, max, step: 1, placeholder: fallback,
+      'aria-describedby': `${id}-hint`,
+    });
+    return { name, input, node: el('div', { class: 'field' },
+      el('label', { for: id }, t(labelKey)), input,
+      el('p', { class: 'hint', id: `${id}-hint` }, t('sec.active.range', { min, max, fallback }))) };
+  };
+  const fields = [field('depth', 'sec.limits.depth', 0, 10, 2), field('max_pages', 'sec.limits.pages', 1, 2000, 50)];
+  return {
+    node: el('div', { class: 'crawl-limits', dataset: { limits: panelId } }, fields.map((f) => f.node)),
+    query() {
+      const q = new URLSearchParams();
+      for (const f of fields) if (f.input.value.trim() !== '') q.set(f.name, f.input.value.trim());
+      const text = q.toString();
+      return text ? `?${text}` : '';
+    },
+  };
 }
 
 /** A table with a header row; rows are arrays of cells (Node or text). */

@@ -2,7 +2,7 @@
 import { api } from './api.js';
 import { t } from './i18n.js';
 import { el } from './ui.js';
-import { targetSegment, runPanel, notice, table, facts } from './sec-common.js';
+import { targetSegment, runPanel, notice, table, facts, crawlLimits } from './sec-common.js';
 
 const SHOWN = 100; // rows drawn per list (the answer holds up to thousands)
 
@@ -50,9 +50,11 @@ export function renderCrawl(report) {
 export const crawlPanel = {
   id: 'crawl',
   render(target) {
+    const limits = crawlLimits('crawl');
     return runPanel({
       id: 'crawl', titleKey: 'sec.crawl.title', hintKey: 'sec.crawl.hint', buttonKey: 'sec.crawl.run',
-      run: async () => renderCrawl(await api(`/api/crawl/${targetSegment(target)}`, { method: 'POST' })),
+      run: async () => renderCrawl(await api(`/api/crawl/${targetSegment(target)}${limits.query()}`, { method: 'POST' })),
+      controls: limits.node,
     });
   },
 };
