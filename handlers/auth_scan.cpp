@@ -6,6 +6,7 @@
 
 #include <boost/json/array.hpp>
 
+#include "engines/audit/compose.hpp"
 #include "engines/tasks/kinds.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/scan_params.hpp"
@@ -21,10 +22,7 @@ Response auth_scan(UserContext& ctx) {
   o.credentials = authscan::credentials_from(options);
   o.scan = scan_options(ctx.app.cfg.scanner);
   // Logged in, the passive audit's page observers read the pages too (the full audit's set).
-  const App& app = ctx.app;
-  o.page_observers = [&app, target] {
-    return audit::plan_for(*app.audit_data, app.cfg.scanner, "audit", target).observers;
-  };
+  o.page_observers = audit::page_observers_for(*ctx.app.audit_data, ctx.app.cfg.scanner, target);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto result = authscan::scan(target, ctx.app.egress, ctx.app.audit_data->default_credentials,
                                ctx.app.audit_data->tech, std::move(o));

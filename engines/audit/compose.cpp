@@ -44,4 +44,10 @@ AuditPlan plan_for(const AuditData& data, const config::ScannerConfig& c, const 
   return plan;
 }
 
+std::function<std::vector<std::unique_ptr<PageObserver>>()> page_observers_for(const AuditData& data,
+                                                                               const config::ScannerConfig& c,
+                                                                               std::string target) {
+  return [&data, &c, target = std::move(target)] { return plan_for(data, c, "audit", target).observers; };
+}
+
 }  // namespace dozor::audit

@@ -1,7 +1,10 @@
 #pragma once
 // The composition of scans from the configuration, shared by the inline routes (dozor-fcgi)
 // and background tasks (dozord), so both run exactly the same audit (docs/audit.md).
+#include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "engines/audit/data.hpp"
 #include "engines/audit/full_audit.hpp"
@@ -25,5 +28,11 @@ AuditOptions audit_options(const config::ScannerConfig& c, const std::string& ki
 // compliance's evaluation and, for "full", geolocation.
 AuditPlan plan_for(const AuditData& data, const config::ScannerConfig& c, const std::string& kind,
                    const std::string& target);
+
+// A fresh set of the audit's page observers for `target` per call (plan_for(…, "audit", …)'s): the
+// auth scan reads its anonymous and its logged-in pages with them. `data` and `c` must outlive it.
+std::function<std::vector<std::unique_ptr<PageObserver>>()> page_observers_for(const AuditData& data,
+                                                                               const config::ScannerConfig& c,
+                                                                               std::string target);
 
 }  // namespace dozor::audit

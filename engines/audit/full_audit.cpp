@@ -101,7 +101,7 @@ AuditReport run_audit(const std::string& target, const net::EgressPolicy& policy
   auto left = remaining(deadline);
   auto crawl_budget = std::min(options.crawl_budget, plan.after_crawl.empty() ? left : left * 2 / 3);
   crawl::CrawlResult crawl;
-  std::vector<bool> failed(plan.observers.size(), false);
+  ObserverSet observers(std::move(plan.observers));
   if (crawl_budget > milliseconds(0) && !options.scan.cancel.cancelled()) {
     if (options.on_progress) options.on_progress("crawl");
     crawl::CrawlOptions co;
@@ -109,33 +109,15 @@ AuditReport run_audit(const std::string& target, const net::EgressPolicy& policy
     co.max_pages = options.max_pages;
     co.scan = options.scan;
     co.time_budget = crawl_budget;
-    co.on_page = [&](const crawl::PageSeen& page) {
-      for (std::size_t i = 0; i < plan.observers.size(); ++i) {
-        if (failed[i]) continue;
-        try {
-          plan.observers[i]->observe(page);
-        } catch (const std::exception& e) {
-          // One broken analysis must not cost the others their pages.
-          failed[i] = true;
-          parts.errors.push_back({plan.observers[i]->name(), e.what()});
-        }
-      }
-    };
+    co.on_page = [&](const crawl::PageSeen& page) { observers.observe(page); };
     crawl = crawl::crawl(target, policy, co);
     report.crawl = {crawl.pages.size(), crawl.stopped, crawl.requests};
-    for (std::size_t i = 0; i < plan.observers.size(); ++i) {
-      if (failed[i]) continue;
-      try {
-        plan.observers[i]->finish(crawl, parts);
-      } catch (const std::exception& e) {
-        parts.errors.push_back({plan.observers[i]->name(), e.what()});
-      }
-    }
+    observers.finish(crawl, parts);
   } else {
     const char* why = options.scan.cancel.cancelled() ? kCancelled : kTimeBudget;
     report.crawl.stopped = "not_run";
     parts.errors.push_back({"crawl", why});
-    for (const auto& o : plan.observers) parts.errors.push_back({o->name(), why});
+    observers.not_run(why, parts);
   }
 
   for (const auto& step : plan.after_crawl) run_step(step, target, options, policy, deadline, &crawl, parts);

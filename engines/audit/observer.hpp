@@ -7,6 +7,7 @@
 #include <boost/json/object.hpp>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,23 @@ class PageObserver {
   virtual void observe(const crawl::PageSeen& page) = 0;
   // After the crawl: adds what it found. `crawl` has the collected lists (forms, scripts …).
   virtual void finish(const crawl::CrawlResult& crawl, AuditParts& out) = 0;
+};
+
+// The observers of one crawl, fed together: one that throws loses the rest of its pages and says
+// why in the errors; the others go on (one broken analysis must not cost the others their pages).
+class ObserverSet {
+ public:
+  explicit ObserverSet(std::vector<std::unique_ptr<PageObserver>> list);
+  void observe(const crawl::PageSeen& page);
+  // Adds what each still-working observer found, after the errors of those that failed.
+  void finish(const crawl::CrawlResult& crawl, AuditParts& out);
+  // The crawl did not run: each observer is an error saying `why`.
+  void not_run(const std::string& why, AuditParts& out) const;
+
+ private:
+  std::vector<std::unique_ptr<PageObserver>> list_;
+  std::vector<bool> failed_;
+  std::vector<AuditError> errors_;
 };
 
 // What a step is given.

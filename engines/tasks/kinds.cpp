@@ -191,9 +191,7 @@ TaskOutcome run_auth_scan(const TaskEnv& env, const TaskSpec& task, const Cancel
   authscan::AuthOptions o;
   o.credentials = authscan::credentials_from(task.options);
   bound_by_task(o, env, cancel);
-  o.page_observers = [&env, target = task.target] {
-    return audit::plan_for(*env.audit_data, env.cfg.scanner, "audit", target).observers;
-  };
+  o.page_observers = audit::page_observers_for(*env.audit_data, env.cfg.scanner, task.target);
   progress(0, "auth-scan");
   auto r =
       authscan::scan(task.target, env.egress, env.audit_data->default_credentials, env.audit_data->tech, std::move(o));

@@ -93,45 +93,6 @@ struct Attempt {
   std::string shown_body;
 };
 
-// The passive audit's page observers over the pages of one crawl (as audit::run_audit feeds
-// them): one that throws loses its pages and says why, the others go on.
-class Observers {
- public:
-  explicit Observers(std::vector<std::unique_ptr<audit::PageObserver>> list)
-      : list_(std::move(list)), failed_(list_.size(), false) {}
-
-  void observe(const crawl::PageSeen& page) {
-    for (std::size_t i = 0; i < list_.size(); ++i) {
-      if (failed_[i]) continue;
-      try {
-        list_[i]->observe(page);
-      } catch (const std::exception& e) {
-        failed_[i] = true;
-        errors_.push_back({list_[i]->name(), e.what()});
-      }
-    }
-  }
-
-  audit::AuditParts finish(const crawl::CrawlResult& crawl) {
-    audit::AuditParts parts;
-    for (std::size_t i = 0; i < list_.size(); ++i) {
-      if (failed_[i]) continue;
-      try {
-        list_[i]->finish(crawl, parts);
-      } catch (const std::exception& e) {
-        parts.errors.push_back({list_[i]->name(), e.what()});
-      }
-    }
-    parts.errors.insert(parts.errors.begin(), errors_.begin(), errors_.end());
-    return parts;
-  }
-
- private:
-  std::vector<std::unique_ptr<audit::PageObserver>> list_;
-  std::vector<bool> failed_;
-  std::vector<audit::AuditError> errors_;
-};
-
 // "Set-Cookie: name=abcd…; Path=/" → "Set-Cookie: name=****; Path=/" (the passive rules keep four
 // characters of a value; a logged-in session's are not shown at all).
 std::string mask_set_cookie(const std::string& excerpt) {
@@ -653,7 +614,7 @@ class Scanner {
     co.scan.headers = {header};
     co.time_budget = crawl_budget();
     co.skip = [](const std::string& url) { return is_logout_url(url); };
-    std::optional<Observers> observers;
+    std::optional<audit::ObserverSet> observers;
     if (anon_observers_) observers.emplace(options_.page_observers());
     co.on_page = [&](const crawl::PageSeen& p) {
       note_cookies(p.exchanges);
@@ -666,7 +627,12 @@ class Scanner {
     last_start_ = Clock::now();
     result_.crawl_requests += r.requests;
     result_.pages_user = r.pages.size();
-    if (observers) passive_as_user(observers->finish(r), anon_observers_->finish(anon_crawl_), header);
+    if (observers) {
+      audit::AuditParts user, anon;
+      observers->finish(r, user);
+      anon_observers_->finish(anon_crawl_, anon);
+      passive_as_user(std::move(user), std::move(anon), header);
+    }
     std::size_t rechecked = 0;
     for (const auto& [url, final_url] : user_pages) {
       if (anon_pages_.count(url) || is_logout_url(url)) continue;
@@ -811,7 +777,7 @@ class Scanner {
   std::map<std::string, net::Exchange> page_exchange_;
   std::set<std::string> anon_pages_;
   std::set<std::string> seen_urls_;
-  std::optional<Observers> anon_observers_;  // with credentials and page_observers only
+  std::optional<audit::ObserverSet> anon_observers_;  // with credentials and page_observers only
   crawl::CrawlResult anon_crawl_;
   bool enumerated_ = false;  // the message check reported the main form
 };
