@@ -9,9 +9,9 @@
 import { api } from './api.js';
 import { t, formatRelative, formatDateTime } from './i18n.js';
 import { el, busy, isBusy, clearErrors, showErrors, showFormAlert, linkFieldDescriptions } from './ui.js';
-import { targetSegment, notice, facts, table, gradeBlock, SEVERITIES } from './sec-common.js';
+import { targetSegment, notice, facts, table, gradeBlock, SEVERITIES, CRAWL_LIMITS } from './sec-common.js';
 import { findingsView, renderAudit } from './sec-audit.js';
-import { renderCrawl } from './sec-crawl.js';
+import { renderCrawl, more, SHOWN } from './sec-crawl.js';
 
 export const KINDS = ['owasp', 'api-check', 'auth-scan', 'endpoints', 'scanner'];
 const ACTIVE = new Set(['queued', 'running']);
@@ -19,14 +19,13 @@ const POLL_MS = 1000;
 const POLL_RETRY_MS = 3000;
 const RECENT = 10; // tasks listed
 const PICKUP = 100; // tasks searched for a running one after a reload (the route's page maximum)
-const SHOWN = 100; // rows drawn per list
 
 // Each kind's options as engines/tasks/kinds.cpp declares them (bounds from engines/limits.hpp);
 // an empty field is not sent, so the server's default applies.
 const OPTIONS = {
   owasp: [
-    { name: 'depth', type: 'int', min: 0, max: 10, fallback: 2 },
-    { name: 'max_pages', type: 'int', min: 1, max: 2000, fallback: 50 },
+    { name: 'depth', type: 'int', ...CRAWL_LIMITS.depth },
+    { name: 'max_pages', type: 'int', ...CRAWL_LIMITS.max_pages },
   ],
   'api-check': [{ name: 'max_operations', type: 'int', min: 1, max: 60, fallback: 60 }],
   'auth-scan': [
@@ -157,7 +156,7 @@ function renderEndpoints(r) {
         e.content_type || '', (e.parameters || []).map((p) => `${p.name} (${p.in})`).join(', '), (e.found_by || []).join(', ')]),
       { caption: t('sec.active.endpointsCaption') })
       : el('p', { class: 'empty' }, t('sec.active.noEndpoints')),
-    list.length > SHOWN ? el('p', { class: 'muted small' }, t('sec.crawl.more', { n: list.length - SHOWN })) : null,
+    more(list),
   ];
 }
 

@@ -5,6 +5,12 @@ import { el, busy, isBusy, gradeClass } from './ui.js';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
 
+/** The crawl's ?depth= and ?max_pages= bounds and defaults (engines/limits.hpp kCrawl*). */
+export const CRAWL_LIMITS = {
+  depth: { min: 0, max: 10, fallback: 2 },
+  max_pages: { min: 1, max: 2000, fallback: 50 },
+};
+
 /** The target as one path segment: the whole URL percent-encoded (as the API and tests expect). */
 export function targetSegment(target) {
   return encodeURIComponent(target.href);
@@ -78,7 +84,8 @@ export function runPanel({ id, titleKey, hintKey, buttonKey, busyKey = 'sec.runn
  * query(): "?depth=…&max_pages=…" or "" — out-of-range values go to the route, whose 422 is shown.
  */
 export function crawlLimits(panelId) {
-  const field = (name, labelKey, min, max, fallback) => {
+  const field = (name, labelKey) => {
+    const { min, max, fallback } = CRAWL_LIMITS[name];
     const id = `${panelId}-${name}`;
     const input = el('input', {
       id, name, type: 'number', inputmode: 'numeric', min, max, step: 1, placeholder: fallback,
@@ -88,7 +95,7 @@ export function crawlLimits(panelId) {
       el('label', { for: id }, t(labelKey)), input,
       el('p', { class: 'hint', id: `${id}-hint` }, t('sec.active.range', { min, max, fallback }))) };
   };
-  const fields = [field('depth', 'sec.limits.depth', 0, 10, 2), field('max_pages', 'sec.limits.pages', 1, 2000, 50)];
+  const fields = [field('depth', 'sec.limits.depth'), field('max_pages', 'sec.limits.pages')];
   return {
     node: el('div', { class: 'crawl-limits', dataset: { limits: panelId } }, fields.map((f) => f.node)),
     query() {

@@ -4,7 +4,7 @@ import { t } from './i18n.js';
 import { el } from './ui.js';
 import { targetSegment, runPanel, notice, table, facts, crawlLimits } from './sec-common.js';
 
-const SHOWN = 100; // rows drawn per list (the answer holds up to thousands)
+export const SHOWN = 100; // rows drawn per list (the answer holds up to thousands)
 
 function tree(node, depth = 0) {
   if (!node || depth > 6) return null;
@@ -13,7 +13,8 @@ function tree(node, depth = 0) {
     children.length ? el('ul', {}, children.map((c) => tree(c, depth + 1))) : null);
 }
 
-function more(list) {
+/** "… and N more" under a list cut at SHOWN rows; null when nothing was cut. */
+export function more(list) {
   return list.length > SHOWN ? el('p', { class: 'muted small' }, t('sec.crawl.more', { n: list.length - SHOWN })) : null;
 }
 
