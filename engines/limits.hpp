@@ -121,6 +121,11 @@ inline constexpr std::size_t kExposureProbes = 64;        // probes in share/aud
 inline constexpr std::size_t kExposureBodyBytes =
     std::size_t{256} * 1024;                               // decoded bytes of a probe's answer kept for its check
 inline constexpr std::size_t kExposureExcerptBytes = 300;  // the matched text shown as a finding's excerpt
+// The site's documents read for personal data (engines/audit/documents): how many, how large
+// each (larger ones are listed as skipped), masked samples shown per finding.
+inline constexpr std::size_t kAuditDocuments = 10;
+inline constexpr std::size_t kAuditDocumentBytes = std::size_t{20} << 20;
+inline constexpr std::size_t kAuditDocumentSamples = 5;
 // TLS check (engines/audit/tls): one handshake probe (also capped by scanner.request_timeout), the
 // whole check (11 probes and the HSTS fetch; also capped by the audit's deadline), the HSTS answer.
 // Name lookups of net::resolve_host (TLS, geolocation) still running per process: one abandoned

@@ -16,6 +16,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "engines/health/scoreboard.hpp"
 #include "fcgi/listen_socket.hpp"
 #include "fcgi/supervisor_machine.hpp"
 #include "fcgi/test_hooks.hpp"
@@ -62,6 +63,8 @@ class Master final : public sv::Effects {
       ev.data.fd = fd;
       checked(epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev), "epoll_ctl");
     }
+    board_ = health::Scoreboard::create();  // before the first fork: every worker inherits it
+    if (board_) board_->master_started(getpid());
     std::uint64_t usec = 0;
     if (sd_watchdog_enabled(0, &usec) > 0 && usec > 0) watchdog_every_ = std::chrono::microseconds(usec / 2);
   }
@@ -106,6 +109,7 @@ class Master final : public sv::Effects {
       machine.tick(now);
       announce(seen, machine.state());
       seen = machine.state();
+      publish();
     }
     listen_.close_and_unlink();
     machine_ = nullptr;
@@ -120,6 +124,7 @@ class Master final : public sv::Effects {
       std::cerr << "dozor-fcgi: fork failed: " << std::strerror(EAGAIN) << " (injected by DOZOR_TEST_FORK_FAILURES)\n";
       return std::nullopt;
     }
+    publish();  // the new worker reads its generation from the board
     pid_t master = getpid();
     pid_t pid = fork();
     if (pid < 0) {
@@ -149,6 +154,24 @@ class Master final : public sv::Effects {
   };
 
   sv::Policy policy() const { return sv::policy_for(cfg_.server.workers, cfg_.server.shutdown_timeout); }
+
+  static health::PoolState pool_state(sv::State s) {
+    switch (s) {
+      case sv::State::Starting: return health::PoolState::Starting;
+      case sv::State::Running: return health::PoolState::Running;
+      case sv::State::Reloading: return health::PoolState::Reloading;
+      case sv::State::Stopping: return health::PoolState::Stopping;
+      case sv::State::Stopped: return health::PoolState::Stopped;
+    }
+    return health::PoolState::Stopped;
+  }
+
+  // The pool's figures for /monitoring/health.
+  void publish() {
+    if (board_ && machine_)
+      board_->pool_state(pool_state(machine_->state()), machine_->generation(), policy().workers,
+                         cfg_.server.threads);
+  }
 
   [[noreturn]] void become_worker(pid_t master) {
     // A worker must not outlive its master (killed with SIGKILL, say): it would keep serving
@@ -204,7 +227,9 @@ class Master final : public sv::Effects {
         std::cerr << "dozor-fcgi: worker " << pid << " killed by signal " << WTERMSIG(status) << "\n";
       else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
         std::cerr << "dozor-fcgi: worker " << pid << " exited with code " << WEXITSTATUS(status) << "\n";
-      machine_->exited(pid, sv::classify_wait_status(status), now);
+      auto kind = sv::classify_wait_status(status);
+      if (board_) board_->worker_ended(pid, kind != sv::ExitKind::Clean);
+      machine_->exited(pid, kind, now);
     }
   }
 
@@ -278,6 +303,7 @@ class Master final : public sv::Effects {
   std::optional<std::chrono::microseconds> watchdog_every_;
   sv::Machine* machine_ = nullptr;
   bool reload_announced_ = false;  // RELOADING=1 sent, READY=1 owed
+  health::Scoreboard* board_ = nullptr;
 };
 
 }  // namespace

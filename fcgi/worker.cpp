@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "engines/health/scoreboard.hpp"
 #include "fcgi/fcgi_io.hpp"
 #include "fcgi/test_hooks.hpp"
 
@@ -28,6 +29,8 @@ std::atomic<long long> g_served{0};
 // Readable once the worker stops (never read, so it stays readable): every thread polls it
 // beside its socket, so a stop wakes all of them at once.
 int g_stop_fd = -1;
+// This worker's slot on the master's scoreboard (empty outside dozor-fcgi's pool).
+health::Scoreboard::Slot g_slot;
 
 // After a stop, a kept connection is closed only once it has been idle this long: nginx reuses
 // its most recent connections first, so one idle this long is not about to carry a request.
@@ -124,10 +127,16 @@ void serve(int listen_fd, const WorkerLimits& limits, const RequestHandler& hand
       FCGX_Free(&req, 1);
       continue;
     }
-    http::Response out = answer(req, limits, handle);
-    write_response(req, out);
+    {
+      health::BusyRequest busy(g_slot);
+      http::Response out = answer(req, limits, handle);
+      write_response(req, out);
+    }
     long long served = g_served.fetch_add(1) + 1;
-    if (limits.max_requests > 0 && served >= limits.max_requests) request_stop();
+    if (limits.max_requests > 0 && served >= limits.max_requests) {
+      g_slot.recycling();
+      request_stop();
+    }
     if (g_stop.load() && now_ms() >= g_drain_deadline_ms.load()) close_after_answer(req);
     FCGX_Finish_r(&req);
   }
@@ -151,6 +160,7 @@ int run_worker(int listen_fd, const WorkerLimits& limits, const RequestHandler& 
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
+  if (auto* board = health::Scoreboard::process()) g_slot = board->claim(getpid(), limits.threads);
   g_running = limits.threads;
   g_drain_ms = limits.shutdown_timeout * 500;
   for (int i = 0; i < limits.threads; ++i) std::thread(serve, listen_fd, std::cref(limits), std::cref(handle)).detach();

@@ -25,8 +25,9 @@ std::string slots_file(const config::Config& cfg) {
 
 App::App(config::Config c)
     : cfg(std::move(c)),
+      jwt_key(auth::load_jwt_key(cfg.auth.jwt_secret_file)),
       db(config::connection_params(cfg, config::ProcessKind::FcgiWorker)),
-      auth(db, cfg.auth, auth::load_jwt_key(cfg.auth.jwt_secret_file)),
+      auth(db, cfg.auth, jwt_key),
       passwords(auth::PasswordPolicy::load(cfg.paths.common_passwords,
                                            static_cast<std::size_t>(cfg.auth.min_password_length))),
       egress(cfg.scanner.allow_private_targets),

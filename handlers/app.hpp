@@ -7,6 +7,7 @@
 #include "engines/auth/auth_service.hpp"
 #include "engines/auth/password_policy.hpp"
 #include "engines/config/config.hpp"
+#include "engines/health/scoreboard.hpp"
 #include "engines/monitor/check_slots.hpp"
 #include "engines/monitor/status_page.hpp"
 #include "engines/net/egress_policy.hpp"
@@ -17,6 +18,7 @@ namespace dozor {
 
 struct App {
   config::Config cfg;
+  std::string jwt_key;  // auth.jwt_secret_file: tokens, and the analyzer's token for an audit
   db::Database db;
   auth::AuthService auth;
   auth::PasswordPolicy passwords;  // the common list is loaded once per worker (about 3 MB)
@@ -27,6 +29,8 @@ struct App {
   vault::Vault vault;
   // share/audit (paths.audit_data): loaded by the master before fork (engines/audit/data.hpp).
   std::shared_ptr<const audit::AuditData> audit_data;
+  // The pool's shared scoreboard, made by the master before fork; nullptr outside dozor-fcgi.
+  const health::Scoreboard* scoreboard = health::Scoreboard::process();
 
   explicit App(config::Config c);
 };

@@ -29,8 +29,10 @@ void apply_crawl_params(const http::Request& request, audit::AuditOptions& o) {
   o.max_pages = params.max_pages;
 }
 
-audit::AuditPlan plan_for(const App& app, const std::string& kind, const std::string& target) {
-  return audit::plan_for(*app.audit_data, app.cfg.scanner, kind, target);
+// The plan of an audit run for `user_id` (whose token the analyzer sees for the site's documents).
+audit::AuditPlan plan_for(const App& app, const std::string& kind, const std::string& target, std::int64_t user_id) {
+  return audit::plan_for(*app.audit_data, app.cfg.scanner, kind, target,
+                         audit::analyzer_access(app.cfg, app.jwt_key, user_id));
 }
 
 Response run_and_store(UserContext& ctx, const char* kind) {
@@ -38,7 +40,7 @@ Response run_and_store(UserContext& ctx, const char* kind) {
   auto options = base_options(ctx.app, kind);
   apply_crawl_params(ctx.request, options);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-  auto report = audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, kind, target));
+  auto report = audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, kind, target, ctx.caller.id));
   return Response::json(audit::store::save(ctx.app.db, ctx.caller.id, report));
 }
 
@@ -90,7 +92,7 @@ Response audit_report(UserContext& ctx) {
   apply_crawl_params(ctx.request, options);  // for the audit run when none is stored
   auto stored = audit::store::latest_or_run(ctx.app.db, ctx.caller.id, target, [&] {
     auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-    return audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, "audit", target));
+    return audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, "audit", target, ctx.caller.id));
   });
   return docx_response(stored, lang);
 }
@@ -126,6 +128,7 @@ Response audit_batch(UserContext& ctx) {
   auto base = base_options(ctx.app, "audit");
   auto deadline = Clock::now() + base.time_budget;
   const App& app = ctx.app;
+  const std::int64_t user_id = ctx.caller.id;
   auto outcomes = audit::run_batch(items, limits::kBatchAuditConcurrency, deadline, [&](const audit::BatchItem& item) {
     auto target = audit::store::service_target(item.url);
     if (!target)
@@ -134,7 +137,7 @@ Response audit_batch(UserContext& ctx) {
     // The batch shares one budget: an audit started late gets only what is left of it.
     o.time_budget =
         std::min(o.time_budget, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
-    return audit::run_audit(*target, app.egress, o, plan_for(app, "audit", *target));
+    return audit::run_audit(*target, app.egress, o, plan_for(app, "audit", *target, user_id));
   });
   boost::json::array rows;
   for (std::size_t i = 0; i < items.size(); ++i) {

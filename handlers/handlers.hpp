@@ -9,6 +9,7 @@ using http::Response;
 
 Response health(Context& ctx);
 Response metrics(Context& ctx);
+Response monitoring_health(Context& ctx);
 
 Response auth_login(Context& ctx);
 Response auth_verify(UserContext& ctx);

@@ -12,6 +12,7 @@
 
 #include "db/database.hpp"
 #include "engines/audit/data.hpp"
+#include "engines/auth/auth_service.hpp"
 #include "engines/config/command_line.hpp"
 #include "engines/config/config.hpp"
 #include "engines/config/database_params.hpp"
@@ -118,7 +119,15 @@ int main(int argc, char** argv) {
       NotifyOutbox outbox(cfg, db, egress);
       dozor::monitor::Daemon daemon(cfg, db, egress, outbox);
       std::cerr << "dozord: running as " << daemon.owner() << " (location " << cfg.monitor.location << ")\n";
-      dozor::tasks::TaskPool tasks({cfg, egress, audit_data, db}, dozor::tasks::pool_options(cfg, daemon.owner()));
+      // Audit tasks hand the site's documents to the analyzer with a token signed by this key.
+      std::string jwt_key;
+      try {
+        jwt_key = dozor::auth::load_jwt_key(cfg.auth.jwt_secret_file);
+      } catch (const std::exception& e) {
+        std::cerr << "dozord: audit tasks will not read documents: " << e.what() << "\n";
+      }
+      dozor::tasks::TaskPool tasks({cfg, egress, audit_data, db, jwt_key},
+                                   dozor::tasks::pool_options(cfg, daemon.owner()));
       tasks.start();
       auto stats = daemon.run(g_stop_loop, [] { sd_notify(0, "WATCHDOG=1"); });
       tasks.stop();  // running tasks go back to the queue for the next generation or another dozord

@@ -1,5 +1,8 @@
 #include "engines/audit/compose.hpp"
 
+#include <algorithm>
+
+#include "engines/analyzer/remote.hpp"
 #include "engines/audit/compliance/audit_plug.hpp"
 #include "engines/audit/exposures/exposures.hpp"
 #include "engines/audit/tech/audit_plug.hpp"
@@ -34,14 +37,30 @@ AuditOptions audit_options(const config::ScannerConfig& c, const std::string& ki
 }
 
 AuditPlan plan_for(const AuditData& data, const config::ScannerConfig& c, const std::string& kind,
-                   const std::string& target) {
+                   const std::string& target, documents::AnalyzerAccess analyzer) {
   auto plan = standard_plan(data.passive);
   tech::add_to_plan(plan, data.tech, data.vulnlibs);
+  // Before compliance's evaluation (added next), so that it can run in the time left.
+  plan.after_crawl.push_back(documents::step(std::move(analyzer)));
   compliance::add_to_plan(plan, data.compliance, target);
   plan.after_crawl.push_back(exposures::step(data.exposures));
   plan.after_crawl.push_back(tls::tls_step());
   if (kind == "full") plan.after_crawl.push_back(geo::geo_step(geo_options(c)));
   return plan;
+}
+
+documents::AnalyzerAccess analyzer_access(const config::Config& cfg, std::string_view jwt_key, std::int64_t user_id) {
+  documents::AnalyzerAccess a;
+  std::string base = analyzer::remote::base_url(cfg.analyzer.listen);
+  if (base.empty()) return a;  // the default reason: no analyzer.listen
+  if (jwt_key.empty()) {
+    a.unavailable = "this process cannot read the signing key (auth.jwt_secret_file) the analyzer checks";
+    return a;
+  }
+  auto longest = std::max(cfg.scanner.audit_seconds, cfg.tasks.task_seconds);
+  a.base_url = std::move(base);
+  a.token = analyzer::remote::token_for(jwt_key, user_id, std::chrono::seconds(longest + 60));
+  return a;
 }
 
 std::function<std::vector<std::unique_ptr<PageObserver>>()> page_observers_for(const AuditData& data,

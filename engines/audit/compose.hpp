@@ -4,9 +4,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engines/audit/data.hpp"
+#include "engines/audit/documents/documents.hpp"
 #include "engines/audit/full_audit.hpp"
 #include "engines/audit/geo/geo.hpp"
 #include "engines/config/config.hpp"
@@ -24,10 +26,16 @@ geo::GeoOptions geo_options(const config::ScannerConfig& c);
 AuditOptions audit_options(const config::ScannerConfig& c, const std::string& kind);
 
 // The checks of an audit of `target` (issue 8 §3): the header grade, then one crawl read by the
-// passive rules, the technology detector and the compliance engine, then exposures, TLS,
-// compliance's evaluation and, for "full", geolocation.
+// passive rules, the technology detector and the compliance engine, then the site's documents
+// read by the analyzer (issue 11 §2), exposures, TLS, compliance's evaluation and, for "full",
+// geolocation.
 AuditPlan plan_for(const AuditData& data, const config::ScannerConfig& c, const std::string& kind,
-                   const std::string& target);
+                   const std::string& target, documents::AnalyzerAccess analyzer = {});
+
+// The analyzer as an audit run for `user_id` reaches it: analyzer.listen and a token for that
+// user valid as long as the longest audit may run. Without the signing key (an empty
+// `jwt_key`) or an analyzer.listen, no access; the documents step then records why.
+documents::AnalyzerAccess analyzer_access(const config::Config& cfg, std::string_view jwt_key, std::int64_t user_id);
 
 // A fresh set of the audit's page observers for `target` per call (plan_for(…, "audit", …)'s): the
 // auth scan reads its anonymous and its logged-in pages with them. `data` and `c` must outlive it.

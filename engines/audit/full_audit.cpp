@@ -169,6 +169,7 @@ boost::json::object to_json(const AuditReport& r) {
           {"compliance", part("compliance", nullptr)},
           {"geo", part("geo", nullptr)},
           {"exposures", part("exposures", nullptr)},
+          {"documents", part("documents", nullptr)},
           {"crawl", {{"pages", r.crawl.pages}, {"stopped", r.crawl.stopped}, {"requests", r.crawl.requests}}},
           {"findings", std::move(findings)},
           {"errors", std::move(errors)}};

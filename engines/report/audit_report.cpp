@@ -103,6 +103,16 @@ constexpr Text kRequirement{"Требование", "Requirement"};
 constexpr Text kStatus{"Статус", "Status"};
 constexpr Text kLegal{"Правовая норма", "Legal reference"};
 constexpr Text kGeo{"Геолокация", "Geolocation"};
+constexpr Text kDocuments{"Персональные данные в документах сайта", "Personal data in the site's documents"};
+constexpr Text kDocumentsIntro{
+    "Документы, опубликованные на сайте, прочитаны анализатором Dozor. Значения в отчёте замаскированы.",
+    "The documents published on the site were read by Dozor's analyzer. Values in this report are masked."};
+constexpr Text kDocument{"Документ", "Document"};
+constexpr Text kType{"Тип", "Type"};
+constexpr Text kRisk{"Риск", "Risk"};
+constexpr Text kDataFound{"Найденные данные", "Personal data found"};
+constexpr Text kNoneFound{"не найдены", "none found"};
+constexpr Text kSpecialCategories{"Особые категории (ст. 10 152-ФЗ): ", "Special categories (152-FZ art. 10): "};
 constexpr Text kErrors{"Проверки, завершившиеся ошибкой", "Checks that failed"};
 constexpr Text kError{"Ошибка", "Error"};
 constexpr Text kYes{"да", "yes"};
@@ -720,6 +730,41 @@ void compliance_section(Builder& b, const json::object& audit, const Tr& tr) {
   }
 }
 
+// The documents step's part (engines/audit/documents): every document read, its risk and the
+// categories found; the findings section carries the masked samples.
+void documents_section(Builder& b, const json::object& audit, const Tr& tr) {
+  const auto* documents = object_at(audit, "documents");
+  const auto* rows = documents ? array_at(*documents, "documents") : nullptr;
+  if (!rows || rows->empty()) return;
+  b.heading(1, tr(kDocuments));
+  b.para({text_run(tr(kDocumentsIntro))});
+  Table t;
+  t.widths = {6, 2, 2, 6};
+  t.rows.push_back(
+      {docx::cell(tr(kDocument)), docx::cell(tr(kType)), docx::cell(tr(kRisk)), docx::cell(tr(kDataFound))});
+  for (const auto& v : *rows) {
+    const auto* row = v.if_object();
+    if (!row) continue;
+    std::vector<Paragraph> found;
+    if (const std::string error = str(*row, "error"); !error.empty()) {
+      found.push_back(docx::paragraph({text_run(tr(kError) + ": " + error, false, true)}));
+    } else if (const auto* counts = object_at(*row, "counts"); counts && !counts->empty()) {
+      std::string list;
+      for (const auto& [cat, n] : *counts) list += (list.empty() ? "" : ", ") + std::string(cat) + " × " + scalar_text(n, tr);
+      found.push_back(docx::paragraph({text_run(list)}));
+      if (const auto* special = array_at(*row, "special_categories"); special && !special->empty())
+        found.push_back(docx::paragraph({text_run(tr(kSpecialCategories), true), text_run(scalar_text(json::value(*special), tr))}));
+    } else {
+      found.push_back(docx::paragraph({text_run(tr(kNoneFound))}));
+    }
+    const std::string risk = str(*row, "risk");
+    const char* fill = risk == "high" ? "FFC7CE" : risk == "medium" ? "FFEB9C" : "";
+    t.rows.push_back({docx::cell(std::vector<Paragraph>{docx::paragraph({text_run(str(*row, "url"), false, false, true)})}),
+                      docx::cell(str(*row, "type")), docx::cell(risk, fill), docx::cell(std::move(found))});
+  }
+  b.table(std::move(t));
+}
+
 void geo_section(Builder& b, const json::object& audit, const Tr& tr) {
   const auto* geo = object_at(audit, "geo");
   if (!geo || geo->empty()) return;
@@ -846,6 +891,7 @@ docx::Document audit_document(const json::object& audit, const ReportOptions& op
   technologies_section(b, audit, tr);
   tls_section(b, audit, tr);
   compliance_section(b, audit, tr);
+  documents_section(b, audit, tr);
   geo_section(b, audit, tr);
   errors_section(b, audit, tr);
   return doc;

@@ -120,7 +120,8 @@ TaskOutcome run_audit(const TaskEnv& env, const TaskSpec& task, const CancelToke
   o.scan.cancel = cancel;  // the audit's own client settings (audit_options), stopped by the token
   o.time_budget = task_budget(env);
   o.crawl_budget = o.time_budget;
-  auto plan = audit::plan_for(*env.audit_data, env.cfg.scanner, kind, task.target);
+  auto plan = audit::plan_for(*env.audit_data, env.cfg.scanner, kind, task.target,
+                              audit::analyzer_access(env.cfg, env.jwt_key, task.user_id));
   // Progress counts the audit's parts as they start: the steps before the crawl, the crawl, the steps after.
   const std::size_t parts = plan.before_crawl.size() + 1 + plan.after_crawl.size();
   std::size_t started = 0;

@@ -61,6 +61,7 @@ struct TaskEnv {
   const net::EgressPolicy& egress;
   std::shared_ptr<const audit::AuditData> audit_data;
   db::Database& db;
+  std::string jwt_key = {};  // signs the analyzer's token of an audit task; empty: documents not read
 };
 
 struct TaskSpec {

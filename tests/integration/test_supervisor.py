@@ -11,6 +11,7 @@ DOZOR_TEST_FORK_FAILURES=N and DOZOR_TEST_WORKER_IGNORES_SIGTERM=1 (fcgi/test_ho
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import resource
@@ -48,6 +49,11 @@ def _pair(name: str, value: str) -> bytes:
 
 def fcgi_status(sock_path: Path, uri: str = "/health", timeout: float = 15.0) -> int:
     """HTTP status of a GET through the FastCGI socket (what nginx would do)."""
+    return fcgi_get(sock_path, uri, timeout)[0]
+
+
+def fcgi_get(sock_path: Path, uri: str = "/health", timeout: float = 15.0) -> tuple[int, bytes]:
+    """HTTP status and body of a GET through the FastCGI socket."""
     params = {"REQUEST_METHOD": "GET", "REQUEST_URI": uri, "SCRIPT_NAME": uri, "QUERY_STRING": "",
               "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1", "CONTENT_LENGTH": "0"}
     body = b"".join(_pair(k, v) for k, v in params.items())
@@ -70,7 +76,7 @@ def fcgi_status(sock_path: Path, uri: str = "/health", timeout: float = 15.0) ->
                     out += data[8:8 + clen]
                 elif rtype == FCGI_END_REQUEST:
                     m = re.match(rb"Status: (\d{3})", out)
-                    return int(m.group(1)) if m else 200
+                    return (int(m.group(1)) if m else 200), out.partition(b"\r\n\r\n")[2]
                 data = data[8 + clen + plen:]
 
 
@@ -451,3 +457,67 @@ class SupervisorTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PoolFiguresTest(unittest.TestCase):
+    """/monitoring/health's web part: the scoreboard the master shares with its workers
+    (engines/health/scoreboard.hpp) seen through a private instance's socket."""
+
+    def web(self, inst: Instance) -> dict:
+        status, body = fcgi_get(inst.socket, "/monitoring/health")
+        self.assertIn(status, (200, 503), body[:500])
+        return json.loads(body)["web"]
+
+    def reload(self, inst: Instance, generation: int) -> dict:
+        """SIGHUP, then the board once `generation` alone serves."""
+        inst.signal(signal.SIGHUP)
+        web = dc.wait_until(lambda: (lambda w: w if w["pool_state"] == "running" and w["generation"] == generation
+                                     and len(w["workers"]) == 2
+                                     and all(x["generation"] == generation for x in w["workers"]) else None)(
+            self.web(inst)), 20, 0.05)
+        self.assertTrue(web, self.web(inst))
+        return web
+
+    def test_the_pool_s_workers_requests_restarts_and_recycles_are_reported(self):
+        inst = Instance(self, workers=2)
+        inst.start()
+        web = self.web(inst)
+        self.assertEqual(web["master_pid"], inst.pid)
+        self.assertEqual(web["pool_state"], "running")
+        self.assertEqual(web["workers_configured"], 2)
+        self.assertEqual(web["workers_alive"], 2, web)
+        self.assertEqual({w["pid"] for w in web["workers"]}, inst.workers())
+        self.assertEqual(web["threads"]["total"], 4)
+        self.assertGreaterEqual(web["threads"]["busy"], 1, "the asking request itself is busy")
+        self.assertEqual(web["threads"]["idle"], web["threads"]["total"] - web["threads"]["busy"])
+        self.assertEqual(web["status"], "ok", web)
+        served = web["requests_served"]
+        for _ in range(3):
+            fcgi_status(inst.socket)
+        self.assertGreaterEqual(self.web(inst)["requests_served"], served + 4)
+
+        # A killed worker is a restart; the pool fills again.
+        victim = min(inst.workers())
+        os.kill(victim, signal.SIGKILL)
+        after = dc.wait_until(lambda: (lambda w: w if w["restarts"] == 1 and w["workers_alive"] == 2
+                                       and victim not in {x["pid"] for x in w["workers"]} else None)(self.web(inst)),
+                              10, 0.05)
+        self.assertTrue(after, self.web(inst))
+        self.assertEqual(after["recycled"], 0)
+
+        # A reload replaces every worker with clean exits: neither restarts nor recycles.
+        web = self.reload(inst, after["generation"] + 1)
+        self.assertEqual((web["restarts"], web["recycled"]), (1, 0), web)
+
+        # Workers that served server.max_requests end and are replaced: recycled, not restarts.
+        inst.write_config(max_requests=6)
+        self.reload(inst, web["generation"] + 1)
+        for _ in range(30):
+            fcgi_status(inst.socket)
+        web = dc.wait_until(lambda: (lambda w: w if w["recycled"] >= 2 and w["workers_alive"] == 2 else None)(
+            self.web(inst)), 10, 0.05)
+        self.assertTrue(web, self.web(inst))
+        self.assertEqual(web["restarts"], 1, web)
+        self.assertTrue(all(w["requests"] <= 6 for w in web["workers"]), web)
+        inst.stop()
+        inst.assert_no_sanitizer_report()

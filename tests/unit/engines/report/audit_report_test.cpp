@@ -32,6 +32,12 @@ const char* kRich = R"({
      {"id": "PD-01", "title": "Политика", "status": "passed", "severity": "high", "confidence": "firm",
       "legal_reference": "152-ФЗ, ст. 18.1", "evidence": [], "recommendation": ""}]}]},
   "geo": {"database": "GeoLite2", "addresses": [{"address": "203.0.113.10", "country": "RU"}]},
+  "documents": {"found": 3, "analysed": 2, "with_personal_data": 1, "documents": [
+     {"url": "https://пример.рф/staff.docx", "bytes": 9000, "type": "docx", "risk": "high",
+      "counts": {"passport_rf": 2, "health": 1}, "special_categories": ["health"]},
+     {"url": "https://пример.рф/price.pdf", "bytes": 900, "type": "pdf", "risk": "none", "counts": {},
+      "special_categories": []},
+     {"url": "https://пример.рф/big.pdf", "error": "larger than 20 MiB: not read"}]},
   "crawl": {"pages": 14, "stopped": "complete", "requests": 19},
   "findings": [
     {"id": 1, "check": "banner", "title": "Server banner", "severity": "info", "confidence": "certain",
@@ -122,7 +128,8 @@ BOOST_AUTO_TEST_CASE(a_rich_audit_has_every_section_in_order_in_russian) {
   BOOST_TEST(paragraphs(doc, d::Style::Title) == std::vector<std::string>{"Dozor"});
   const std::vector<std::string> h1 = {
       "Краткие выводы",           "Найденные проблемы", "Заголовки безопасности HTTP",    "Технологии", "TLS",
-      "Соответствие требованиям", "Геолокация",         "Проверки, завершившиеся ошибкой"};
+      "Соответствие требованиям", "Персональные данные в документах сайта", "Геолокация",
+      "Проверки, завершившиеся ошибкой"};
   BOOST_TEST(paragraphs(doc, d::Style::Heading1) == h1, boost::test_tools::per_element());
   const auto h2 = paragraphs(doc, d::Style::Heading2);
   BOOST_TEST(contains(h2, "1. Git exposed"));  // most severe first
@@ -147,6 +154,24 @@ BOOST_AUTO_TEST_CASE(the_same_audit_in_english_uses_english_texts) {
   BOOST_REQUIRE(findings);
   BOOST_TEST(cell_text(findings->rows[1][1]) == "Critical");
   BOOST_TEST(doc.properties.language == "en-US");
+}
+
+BOOST_AUTO_TEST_CASE(the_documents_section_lists_each_document_with_its_risk_and_categories) {
+  auto doc = audit_document(parse(kRich), options(Lang::En));
+  BOOST_TEST(contains(paragraphs(doc, d::Style::Heading1), "Personal data in the site's documents"));
+  const auto* t = table_starting(doc, "Document");
+  BOOST_REQUIRE(t);
+  BOOST_REQUIRE_EQUAL(t->rows.size(), 4u);
+  BOOST_TEST(cell_text(t->rows[1][0]) == "https://пример.рф/staff.docx");
+  BOOST_TEST(cell_text(t->rows[1][1]) == "docx");
+  BOOST_TEST(cell_text(t->rows[1][2]) == "high");
+  BOOST_TEST(t->rows[1][2].fill == "FFC7CE");
+  BOOST_TEST(cell_text(t->rows[1][3]) == "passport_rf × 2, health × 1Special categories (152-FZ art. 10): health");
+  BOOST_TEST(cell_text(t->rows[2][3]) == "none found");
+  BOOST_TEST(cell_text(t->rows[3][3]) == "Error: larger than 20 MiB: not read");
+  // No documents part (an audit stored before the analyzer read documents): no section.
+  auto empty = audit_document(parse(kEmpty), options(Lang::En));
+  BOOST_TEST(!contains(paragraphs(empty, d::Style::Heading1), "Personal data in the site's documents"));
 }
 
 BOOST_AUTO_TEST_CASE(the_title_page_shows_the_stored_time_with_milliseconds_as_a_day_and_minute) {
