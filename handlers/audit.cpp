@@ -48,10 +48,13 @@ Response compliance_check(UserContext& ctx) {
   o.scan = scan_options(ctx.app.cfg.scanner);
   o.time_budget = std::chrono::seconds(ctx.app.cfg.scanner.crawl_seconds);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-  auto report = audit::compliance::check(target, ctx.app.egress, o, ctx.app.audit_data->compliance, *profile);
+  auto both = audit::compliance_check(target, ctx.app.egress, o, *ctx.app.audit_data, *profile, ctx.app.cfg.scanner,
+                                      audit::analyzer_access(ctx.app.cfg, ctx.app.jwt_key, ctx.caller.id));
+  const auto& report = both.check;
   boost::json::object out = audit::compliance::to_json(report.result);
   boost::json::array findings;
   for (const auto& f : audit::compliance::findings_of(report.result)) findings.push_back(audit::to_json(f));
+  for (const auto& f : both.documents.findings) findings.push_back(audit::to_json(f));
   out["target"] = target;
   out["duration_ms"] = report.duration_ms;
   out["findings"] = std::move(findings);
@@ -59,6 +62,8 @@ Response compliance_check(UserContext& ctx) {
     out["error"] = *report.result.error;
   else
     out["error"] = nullptr;
+  out["documents"] = std::move(both.documents.part);
+  if (!both.documents.error.empty()) out["documents"].as_object()["error"] = both.documents.error;
   return Response::json(std::move(out));
 }
 

@@ -63,6 +63,17 @@ documents::AnalyzerAccess analyzer_access(const config::Config& cfg, std::string
   return a;
 }
 
+ComplianceReport compliance_check(const std::string& target, const net::EgressPolicy& policy,
+                                  crawl::CrawlOptions options, const AuditData& data, compliance::Profile profile,
+                                  const config::ScannerConfig& c, const documents::AnalyzerAccess& analyzer) {
+  ComplianceReport r;
+  net::ScanOptions scan = options.scan;
+  r.check = compliance::check(target, policy, std::move(options), data.compliance, profile);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(c.audit_seconds) / 2;
+  r.documents = documents::read(r.check.documents, policy, std::move(scan), deadline, analyzer);
+  return r;
+}
+
 std::function<std::vector<std::unique_ptr<PageObserver>>()> page_observers_for(const AuditData& data,
                                                                                const config::ScannerConfig& c,
                                                                                std::string target) {

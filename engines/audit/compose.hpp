@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engines/audit/compliance/engine.hpp"
 #include "engines/audit/data.hpp"
 #include "engines/audit/documents/documents.hpp"
 #include "engines/audit/full_audit.hpp"
@@ -36,6 +37,16 @@ AuditPlan plan_for(const AuditData& data, const config::ScannerConfig& c, const 
 // user valid as long as the longest audit may run. Without the signing key (an empty
 // `jwt_key`) or an analyzer.listen, no access; the documents step then records why.
 documents::AnalyzerAccess analyzer_access(const config::Config& cfg, std::string_view jwt_key, std::int64_t user_id);
+
+// The compliance route (docs/compliance.md): its own crawl and evaluation, then the site's
+// documents read by the analyzer in at most half of scanner.audit_seconds.
+struct ComplianceReport {
+  compliance::CheckReport check;
+  documents::Reading documents;
+};
+ComplianceReport compliance_check(const std::string& target, const net::EgressPolicy& policy,
+                                  crawl::CrawlOptions options, const AuditData& data, compliance::Profile profile,
+                                  const config::ScannerConfig& c, const documents::AnalyzerAccess& analyzer);
 
 // A fresh set of the audit's page observers for `target` per call (plan_for(…, "audit", …)'s): the
 // auth scan reads its anonymous and its logged-in pages with them. `data` and `c` must outlive it.

@@ -94,6 +94,15 @@ class AuditDocuments(dc.DozorTestCase):
         # The score pays for it like any other high finding.
         self.assertIn(staff["severity"], self.body["counts"])
 
+    def test_the_compliance_check_reads_the_documents_too(self):
+        r = dc.get("/api/compliance/%s" % dc.enc(self.site.url("/")), token=self.user.token, timeout=120)
+        self.assertEqual(r.status, 200, r)
+        part = r.json["documents"]
+        self.assertEqual((part["found"], part["analysed"], part["with_personal_data"]), (3, 3, 2), part)
+        self.assertNotIn("error", part)
+        checks = [f["check"] for f in r.json["findings"]]
+        self.assertEqual(checks.count("personal-data-in-public-document"), 2, checks)
+
     def test_the_docx_report_has_the_documents_section(self):
         r = dc.get("/api/audit/%s/report" % dc.enc(self.site.url("/")), token=self.user.token, timeout=120)
         self.assertEqual(r.status, 200, r)

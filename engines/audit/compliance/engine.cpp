@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "engines/analyzer/checksums.hpp"
+#include "engines/audit/documents/documents.hpp"
 #include "engines/audit/headers/check.hpp"
 #include "engines/crawl/contacts.hpp"
 #include "engines/text/ascii.hpp"
@@ -1198,6 +1199,7 @@ CheckReport check(const std::string& target, const net::EgressPolicy& policy, cr
   probe_http_form(engine, target, policy, options.scan);
   CheckReport report;
   report.result = engine.finish();
+  report.documents = documents::documents_of(crawled, limits::kAuditDocuments);
   if (report.result.pages_read == 0) {
     std::string why = !crawled.pages.empty() && !crawled.pages.front().error.empty() ? crawled.pages.front().error
                                                                                      : "the site answered no page";

@@ -101,6 +101,7 @@ boost::json::object to_json(const Result& result);
 struct CheckReport {
   Result result;
   std::int64_t duration_ms = 0;
+  std::vector<std::string> documents;  // the site's own documents the crawl found (documents::documents_of)
 };
 
 // Crawls `target` (options.on_page is replaced), probes its http:// form when it is https, and

@@ -166,88 +166,87 @@ std::optional<Finding> finding_for(const std::string& url, const json::object& a
   return f;
 }
 
+Reading read(const std::vector<std::string>& urls, const net::EgressPolicy& policy, net::ScanOptions scan,
+             Clock::time_point deadline, const AnalyzerAccess& access) {
+  Reading r;
+  json::array rows;
+  r.part = {{"found", urls.size()}, {"analysed", 0}, {"with_personal_data", 0}};
+  if (!urls.empty() && access.base_url.empty()) {
+    for (const auto& u : urls) rows.push_back(json::object{{"url", u}, {"error", "not analysed"}});
+    r.part["documents"] = std::move(rows);
+    r.error = access.unavailable;
+    return r;
+  }
+  const CancelToken cancel = scan.cancel;
+  scan.max_body = limits::kAuditDocumentBytes;
+  net::ScanSession session(policy, std::move(scan));
+  std::int64_t analysed = 0, with_data = 0;
+  std::string stopped;
+  for (const auto& url : urls) {
+    if (stopped.empty() && (Clock::now() >= deadline || cancel.cancelled()))
+      stopped = cancel.cancelled() ? "cancelled" : "time budget";
+    if (!stopped.empty()) {
+      rows.push_back(json::object{{"url", url}, {"error", stopped}});
+      continue;
+    }
+    net::FetchRequest req;
+    req.url = url;
+    auto o = session.fetch(req);
+    json::object row{{"url", url}};
+    if (auto problem = fetch_problem(o); !problem.empty()) {
+      row["error"] =
+          o.truncated ? "larger than " + std::to_string(limits::kAuditDocumentBytes >> 20) + " MiB: not read" : problem;
+      rows.push_back(std::move(row));
+      continue;
+    }
+    row["bytes"] = o.body.size();
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    auto a = analyzer::remote::analyze(access.base_url, o.body, content_type_of(o), access.token,
+                                       std::max(std::chrono::milliseconds(1000), std::min(access.timeout, left)));
+    if (!a.answered) {
+      // The analyzer is down: the other documents would fail the same way.
+      stopped = "the analyzer did not answer: " + a.error;
+      row["error"] = stopped;
+      rows.push_back(std::move(row));
+      continue;
+    }
+    const auto* analysis = a.body.if_object();
+    if (a.status != 200 || !analysis) {
+      row["error"] = analyzer_problem(a);
+      rows.push_back(std::move(row));
+      continue;
+    }
+    ++analysed;
+    const auto* doc = obj(*analysis, "document");
+    const auto* summary = obj(*analysis, "summary");
+    const auto* counts = summary ? obj(*summary, "counts") : nullptr;
+    const auto* special = summary ? arr(*summary, "special_categories") : nullptr;
+    row["type"] = doc ? str(*doc, "type") : "";
+    row["risk"] = summary ? str(*summary, "risk") : "";
+    row["counts"] = counts ? json::value(*counts) : json::value(json::object{});
+    row["special_categories"] = special ? json::value(*special) : json::value(json::array{});
+    if (auto f = finding_for(url, *analysis)) {
+      ++with_data;
+      r.findings.push_back(std::move(*f));
+    }
+    rows.push_back(std::move(row));
+  }
+  r.part["analysed"] = analysed;
+  r.part["with_personal_data"] = with_data;
+  r.part["documents"] = std::move(rows);
+  if (stopped != "cancelled") r.error = stopped;
+  return r;
+}
+
 Step step(AnalyzerAccess access) {
   return {"documents", [access = std::move(access)](const StepInput& in, AuditParts& out) {
             if (!in.crawl) return;
-            auto urls = documents_of(*in.crawl, limits::kAuditDocuments);
-            json::array rows;
-            json::object part{{"found", urls.size()}, {"analysed", 0}, {"with_personal_data", 0}};
-            if (urls.empty()) {
-              part["documents"] = std::move(rows);
-              out.parts["documents"] = std::move(part);
-              return;
-            }
-            if (access.base_url.empty()) {
-              for (const auto& u : urls) rows.push_back(json::object{{"url", u}, {"error", "not analysed"}});
-              part["documents"] = std::move(rows);
-              out.parts["documents"] = std::move(part);
-              throw std::runtime_error(access.unavailable);
-            }
             // Half of what is left: the compliance evaluation, exposures, TLS and geolocation follow.
-            auto deadline = in.share_of_time(0.5);
-            net::ScanOptions scan = in.scan;
-            scan.max_body = limits::kAuditDocumentBytes;
-            net::ScanSession session(in.policy, std::move(scan));
-            std::int64_t analysed = 0, with_data = 0;
-            std::string stopped;
-            for (const auto& url : urls) {
-              if (!stopped.empty()) {
-                rows.push_back(json::object{{"url", url}, {"error", stopped}});
-                continue;
-              }
-              if (Clock::now() >= deadline || in.scan.cancel.cancelled()) {
-                stopped = in.scan.cancel.cancelled() ? "cancelled" : "time budget";
-                rows.push_back(json::object{{"url", url}, {"error", stopped}});
-                continue;
-              }
-              net::FetchRequest req;
-              req.url = url;
-              auto o = session.fetch(req);
-              json::object row{{"url", url}};
-              if (auto problem = fetch_problem(o); !problem.empty()) {
-                row["error"] = o.truncated ? "larger than " + std::to_string(limits::kAuditDocumentBytes >> 20) +
-                                                 " MiB: not read"
-                                           : problem;
-                rows.push_back(std::move(row));
-                continue;
-              }
-              row["bytes"] = o.body.size();
-              auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-              auto a = analyzer::remote::analyze(access.base_url, o.body, content_type_of(o), access.token,
-                                                 std::max(std::chrono::milliseconds(1000), std::min(access.timeout, left)));
-              if (!a.answered) {
-                // The analyzer is down: the other documents would fail the same way.
-                stopped = "the analyzer did not answer: " + a.error;
-                row["error"] = stopped;
-                rows.push_back(std::move(row));
-                continue;
-              }
-              const auto* analysis = a.body.if_object();
-              if (a.status != 200 || !analysis) {
-                row["error"] = analyzer_problem(a);
-                rows.push_back(std::move(row));
-                continue;
-              }
-              ++analysed;
-              const auto* doc = obj(*analysis, "document");
-              const auto* summary = obj(*analysis, "summary");
-              row["type"] = doc ? str(*doc, "type") : "";
-              row["risk"] = summary ? str(*summary, "risk") : "";
-              row["counts"] = summary && obj(*summary, "counts") ? json::value(*obj(*summary, "counts")) : json::object{};
-              row["special_categories"] =
-                  summary && arr(*summary, "special_categories") ? json::value(*arr(*summary, "special_categories"))
-                                                                 : json::array{};
-              if (auto f = finding_for(url, *analysis)) {
-                ++with_data;
-                out.findings.push_back(std::move(*f));
-              }
-              rows.push_back(std::move(row));
-            }
-            part["analysed"] = analysed;
-            part["with_personal_data"] = with_data;
-            part["documents"] = std::move(rows);
-            out.parts["documents"] = std::move(part);
-            if (!stopped.empty() && stopped != "cancelled") throw std::runtime_error(stopped);
+            auto r = read(documents_of(*in.crawl, limits::kAuditDocuments), in.policy, in.scan, in.share_of_time(0.5),
+                          access);
+            for (auto& f : r.findings) out.findings.push_back(std::move(f));
+            out.parts["documents"] = std::move(r.part);
+            if (!r.error.empty()) throw std::runtime_error(r.error);
           }};
 }
 

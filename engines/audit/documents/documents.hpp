@@ -13,6 +13,7 @@
 
 #include "engines/audit/observer.hpp"
 #include "engines/crawl/crawler.hpp"
+#include "engines/net/scan_client.hpp"
 
 namespace dozor::audit::documents {
 
@@ -33,6 +34,18 @@ std::vector<std::string> documents_of(const crawl::CrawlResult& crawl, std::size
 // special categories of art. 10) → high, medium (names with contacts) → medium, low → low.
 std::optional<Finding> finding_for(const std::string& url, const boost::json::object& analysis);
 
+// Fetches and analyses `urls` until `deadline` (or scan.cancel): the "documents" part, the
+// findings, and the error that stopped the reading (the analyzer's absence or silence, the time
+// budget; empty when every document was tried or the reading was cancelled).
+struct Reading {
+  boost::json::object part;
+  std::vector<Finding> findings;
+  std::string error;
+};
+Reading read(const std::vector<std::string>& urls, const net::EgressPolicy& policy, net::ScanOptions scan,
+             std::chrono::steady_clock::time_point deadline, const AnalyzerAccess& access);
+
+// The audit's step: the crawl's documents read in at most half of the time left.
 Step step(AnalyzerAccess access);
 
 }  // namespace dozor::audit::documents
