@@ -105,6 +105,7 @@ Router build_router() {
   add("GET", "/vault/browse", vlt(h::vault_browse), Access::Vault);
   add("GET", "/vault/download", vlt(h::vault_download), Access::Vault);
   add("GET", "/vault/view", vlt(h::vault_view), Access::Vault);
+  add("GET", "/vault/analyze", vlt(h::vault_analyze), Access::Vault);  // read-only: the analyzer's check
   add("POST", "/vault/upload", vlt(h::vault_upload), Access::VaultWrite);
   add("POST", "/vault/create_folder", vlt(h::vault_create_folder), Access::VaultWrite);
   add("POST", "/vault/save_file", vlt(h::vault_save_file), Access::VaultWrite);

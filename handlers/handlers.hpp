@@ -73,6 +73,7 @@ Response vault_me(VaultContext& ctx);
 Response vault_browse(VaultContext& ctx);
 Response vault_download(VaultContext& ctx);
 Response vault_view(VaultContext& ctx);
+Response vault_analyze(VaultContext& ctx);
 Response vault_upload(VaultContext& ctx);
 Response vault_create_folder(VaultContext& ctx);
 Response vault_save_file(VaultContext& ctx);

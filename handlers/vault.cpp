@@ -1,8 +1,10 @@
 // The vault's routes (docs/vault.md): decode + validate → one Vault call → encode.
 #include <boost/json/serialize.hpp>
 
+#include "engines/analyzer/remote.hpp"
 #include "engines/auth/device_cookie.hpp"
 #include "engines/errors.hpp"
+#include "engines/limits.hpp"
 #include "engines/text/utf8.hpp"
 #include "engines/vault/multipart.hpp"
 #include "engines/vault/serve.hpp"
@@ -153,6 +155,29 @@ Response vault_view(VaultContext& ctx) {
   auto f = ctx.app.vault.open_for_view(actor(ctx), query_path(ctx, "path"));
   auto decision = vault::view_policy(f.mime);
   return file_answer(f, decision.content_type, decision.as_inline);
+}
+
+// GET /vault/analyze?path=: the file read by dozor-analyzer as the caller (docs/vault.md "Check
+// for personal data"); the analyzer's answer with every value masked, or its 413/415/422.
+Response vault_analyze(VaultContext& ctx) {
+  const auto& cfg = ctx.app.cfg.analyzer;
+  auto path = query_path(ctx, "path");
+  std::string base = analyzer::remote::base_url(cfg.listen);
+  if (base.empty()) throw Unavailable("No analyzer is configured (analyzer.listen)");
+  auto bytes = ctx.app.vault.read_whole(actor(ctx), path, cfg.max_document);
+  if (!bytes)
+    throw http::HttpError(413, "The file is larger than the analyzer reads (" + std::to_string(cfg.max_document) +
+                                   " bytes, analyzer.max_document)");
+  const std::chrono::seconds budget(limits::analyzer::kVaultCheckSeconds);
+  auto a = analyzer::remote::analyze(base, *bytes, "", analyzer::remote::token_for(ctx.app.jwt_key, ctx.caller.id, budget),
+                                     budget);
+  if (!a.answered) throw Unavailable("The analyzer cannot be reached: " + a.error);
+  bool passed_on = a.status == 200 || a.status == 413 || a.status == 415 || a.status == 422;
+  if (!passed_on || !a.body.is_object())
+    throw Unavailable("The analyzer could not check the file (HTTP " + std::to_string(a.status) + ")");
+  auto body = std::move(a.body.as_object());
+  if (a.status == 200) body["path"] = path.display();
+  return Response::json(body, a.status);
 }
 
 Response vault_upload(VaultContext& ctx) {

@@ -1,6 +1,10 @@
 #include "engines/vault/vault.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <iostream>
 
@@ -126,6 +130,27 @@ FileRef Vault::open_for_view(const Actor& a, const VaultPath& p) {
   Fd f = store_.open_read(p);
   auto st = store_.stat(p);
   return {p, st ? st->size : 0, sniff_mime(f.get())};
+}
+
+std::optional<std::string> Vault::read_whole(const Actor& a, const VaultPath& p, std::int64_t max_bytes) {
+  require(access_for(a.user), p, {true, false, false});
+  Fd f = store_.open_read(p);
+  struct stat st {};
+  if (fstat(f.get(), &st) != 0 || !S_ISREG(st.st_mode)) throw NotFound("Not found");
+  if (st.st_size > max_bytes) return std::nullopt;
+  std::string bytes;
+  bytes.reserve(static_cast<std::size_t>(st.st_size));
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(f.get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error("vault: cannot read " + p.display());
+    if (n == 0) break;
+    // The file may have grown since fstat: the bound holds for what is read, not what was stat'ed.
+    if (static_cast<std::int64_t>(bytes.size()) + n > max_bytes) return std::nullopt;
+    bytes.append(buf, static_cast<std::size_t>(n));
+  }
+  return bytes;
 }
 
 void Vault::create_folder(const Actor& a, const VaultPath& p) {

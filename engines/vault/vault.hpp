@@ -88,6 +88,9 @@ class Vault {
   Listing browse(const Actor& a, const VaultPath& p);
   FileRef open_for_download(const Actor& a, const VaultPath& p);
   FileRef open_for_view(const Actor& a, const VaultPath& p);
+  // The whole file for an on-demand check (the analyzer's "check for personal data"; the read
+  // right), when it holds at most `max_bytes`; nullopt when it is larger.
+  std::optional<std::string> read_whole(const Actor& a, const VaultPath& p, std::int64_t max_bytes);
   void create_folder(const Actor& a, const VaultPath& p);
   Saved save_file(const Actor& a, const VaultPath& p, std::string_view content);
   void rename(const Actor& a, const VaultPath& from, const VaultPath& to);

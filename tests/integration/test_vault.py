@@ -548,6 +548,36 @@ class VaultTest(unittest.TestCase):
         self.assertNotIn(trash_id, [i["id"] for i in self.a.get("trash").json["items"]])
         self.assertEqual(self.a.delete("/").status, 403)  # visible (on the way home), not hers to delete
 
+    # ---- the analyzer's check for personal data (issue 11 §2) --------------------------
+
+    def test_check_for_personal_data_reads_the_file_as_the_caller_with_values_masked(self):
+        from test_analyzer import CLEAN_RU, PLANTED_RU, docx
+        folder = self.home
+        r = self.a.upload(folder, [("staff-%s.docx" % self.tag, docx([t for t, _ in PLANTED_RU]))], overwrite=True)
+        self.assertEqual(r.status, 200, r)
+        path = folder + "/staff-%s.docx" % self.tag
+        r = self.a.get("analyze", path)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json["path"], path)
+        self.assertEqual(r.json["document"]["type"], "docx")
+        self.assertEqual(r.json["summary"]["risk"], "high")
+        for cat in ("snils", "passport_rf", "inn"):
+            self.assertIn(cat, r.json["summary"]["counts"])
+        self.assertNotIn("112-233-445 95", r.text)  # the SNILS, masked
+        self.assertNotIn("123456", r.text)          # the passport number, masked
+        self.assertEqual(self.a.save(folder + "/clean-%s.txt" % self.tag, "\n".join(CLEAN_RU)).status, 200)
+        r = self.a.get("analyze", folder + "/clean-%s.txt" % self.tag)
+        self.assertEqual((r.status, r.json["summary"]["risk"]), (200, "none"), r)
+        # Only with the read right, only with the vault session, only files that exist.
+        bob = Session(self.bob.username, self.bob.password)
+        self.assertIn(bob.get("analyze", path).status, (403, 404))
+        self.assertEqual(self.a.get("analyze", folder + "/missing-%s.docx" % self.tag).status, 404)
+        self.assertEqual(self.a.get("analyze").status, 422)
+        r = dc.get("/vault/analyze?path=" + q(path), token=self.alice.token)
+        self.assertEqual(r.status, 401, r)
+        # A folder is not a document.
+        self.assertEqual(self.a.get("analyze", folder).status, 404)
+
     def test_mutations_are_audited(self):
         path = self.home + "/audited-%s.txt" % secrets.token_hex(3)
         self.assertEqual(self.a.save(path, "x").status, 200)

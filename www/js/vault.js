@@ -85,6 +85,60 @@ function askText(title, initial = '') {
   });
 }
 
+/** The analyzer's check of one file (GET /vault/analyze): its risk and the categories found, in a dialog. */
+async function checkPersonalData(entry, path, button) {
+  button.disabled = true;
+  button.textContent = t('vault.checking');
+  try {
+    const res = await fetch(fileUrl('analyze', path), { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    if (res.status === 401) {
+      location.assign('/vault/login');
+      return;
+    }
+    let answer = null;
+    try { answer = await res.json(); } catch { /* empty */ }
+    if (!res.ok) {
+      const detail = answer && answer.detail;
+      const text = typeof detail === 'string' ? detail
+        : Array.isArray(detail) && detail[0] ? detail[0].msg : t('error.generic', { status: res.status });
+      toast(text, 'error');
+      return;
+    }
+    showPersonalData(entry.name, answer);
+  } catch {
+    toast(t('vault.network'), 'error');
+  } finally {
+    button.disabled = false;
+    button.textContent = t('vault.check');
+  }
+}
+
+function showPersonalData(name, answer) {
+  const headingId = `dlg-title-${Math.random().toString(36).slice(2)}`;
+  const summary = answer.summary || {};
+  const counts = Object.entries(summary.counts || {});
+  const risk = summary.risk || 'none';
+  const body = [el('p', { class: `dialog-body vault-risk vault-risk-${risk}` }, t('vault.risk', { risk: t(`vault.risk.${risk}`) }))];
+  if (counts.length) {
+    body.push(el('ul', { class: 'vault-found' }, ...counts.map(([cat, n]) => el('li', {}, `${cat}: ${n}`))));
+    if ((summary.special_categories || []).length) {
+      body.push(el('p', { class: 'dialog-body' }, t('vault.special', { list: summary.special_categories.join(', ') })));
+    }
+    body.push(el('p', { class: 'dialog-body muted' }, t('vault.masked')));
+  } else {
+    body.push(el('p', { class: 'dialog-body' }, t('vault.noneFound')));
+  }
+  const close = el('button', { type: 'button', class: 'btn btn-primary' }, t('common.close'));
+  const dialog = el('dialog', { class: 'dialog', 'aria-labelledby': headingId },
+    el('h2', { id: headingId, class: 'dialog-title' }, t('vault.checkTitle', { name })), ...body,
+    el('div', { class: 'dialog-actions' }, close));
+  close.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+  close.focus();
+}
+
 function breadcrumbs() {
   const nav = el('nav', { class: 'vault-crumbs', 'aria-label': t('vault.location') });
   const parts = data.path.split('/').filter(Boolean);
@@ -118,6 +172,9 @@ function rowFor(entry) {
   const actions = el('div', { class: 'vault-actions' });
   if (entry.type === 'file') {
     actions.append(el('a', { class: 'btn btn-ghost btn-sm', href: fileUrl('download', path), 'aria-label': t('vault.downloadNamed', { name: entry.name }) }, t('vault.download')));
+    const check = el('button', { type: 'button', class: 'btn btn-ghost btn-sm', 'aria-label': t('vault.checkNamed', { name: entry.name }) }, t('vault.check'));
+    check.addEventListener('click', () => checkPersonalData(entry, path, check));
+    actions.append(check);
   }
   if (data.rights.write) {
     actions.append(el('button', {
