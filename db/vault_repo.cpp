@@ -194,6 +194,16 @@ std::vector<TrashRow> expired_trash(Connection& c, std::int64_t user_id, int day
   return out;
 }
 
+std::vector<TrashRow> expired_trash_all(Connection& c, int days, int limit) {
+  auto& st = c.prepare(std::string(kTrashSelect) + "WHERE trashed_at < NOW(3) - INTERVAL ? DAY ORDER BY id LIMIT ?");
+  st.setInt(1, days);
+  st.setInt(2, limit);
+  auto rs = query(st);
+  std::vector<TrashRow> out;
+  while (rs->next()) out.push_back(read_trash(*rs));
+  return out;
+}
+
 std::int64_t usage_of(Connection& c, std::int64_t user_id) {
   auto& st = c.prepare("SELECT bytes FROM vault_usage WHERE user_id = ?");
   st.setInt64(1, user_id);

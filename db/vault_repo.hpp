@@ -54,6 +54,8 @@ std::vector<TrashRow> trash_of(Connection& c, std::int64_t user_id);
 std::optional<TrashRow> find_trash(Connection& c, std::int64_t user_id, std::int64_t id);
 bool delete_trash(Connection& c, std::int64_t id);
 std::vector<TrashRow> expired_trash(Connection& c, std::int64_t user_id, int days);
+// Every user's items past `days`, oldest first, at most `limit` (dozord's sweep).
+std::vector<TrashRow> expired_trash_all(Connection& c, int days, int limit);
 
 // ---- usage
 std::int64_t usage_of(Connection& c, std::int64_t user_id);

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <csignal>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "db/database.hpp"
@@ -22,6 +23,7 @@
 #include "engines/net/multi_fetch.hpp"
 #include "engines/notify/outbox.hpp"
 #include "engines/tasks/pool.hpp"
+#include "engines/vault/vault.hpp"
 
 namespace {
 
@@ -32,6 +34,10 @@ constexpr const char* kUsage =
     "  --check-config   load the configuration (and database.password_file), report, and exit:\n"
     "                   0 when valid, 78 (EX_CONFIG) when not; systemd's ExecReload runs it\n"
     "Without --check-config: run the daemon (man dozord).\n";
+
+// Trash items purged per retention round (every minute): thousands a day at most, while a
+// round never holds the checks back for long.
+constexpr int kVaultTrashChunk = 100;
 
 std::atomic<bool> g_exit{false};
 std::atomic<bool> g_reload{false};
@@ -118,6 +124,15 @@ int main(int argc, char** argv) {
       dozor::net::EgressPolicy egress(cfg.scanner.allow_private_targets);
       NotifyOutbox outbox(cfg, db, egress);
       dozor::monitor::Daemon daemon(cfg, db, egress, outbox);
+      // The vault's trash is swept here too, for users who never come back to empty it.
+      std::optional<dozor::vault::Vault> vault;
+      try {
+        vault.emplace(db, cfg.vault);
+        daemon.add_retention("retention of the vault's trash",
+                             [&vault] { return vault->purge_expired_all(kVaultTrashChunk); });
+      } catch (const std::exception& e) {
+        std::cerr << "dozord: the vault's trash is not swept: " << e.what() << "\n";
+      }
       std::cerr << "dozord: running as " << daemon.owner() << " (location " << cfg.monitor.location << ")\n";
       // Audit tasks hand the site's documents to the analyzer with a token signed by this key.
       std::string jwt_key;

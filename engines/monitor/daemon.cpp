@@ -125,6 +125,14 @@ void Daemon::purge(Clock::time_point deadline) {
         return;
     }
   }
+  for (auto& [what, step] : extra_retention_) {
+    if (Clock::now() >= deadline) return;
+    if (!try_db(what.c_str(), [&] { step(); })) return;
+  }
+}
+
+void Daemon::add_retention(std::string what, std::function<int()> step) {
+  extra_retention_.emplace_back(std::move(what), std::move(step));
 }
 
 DaemonStats Daemon::run(const std::atomic<bool>& stop, const std::function<void()>& alive) {

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "db/database.hpp"
 #include "engines/config/config.hpp"
@@ -31,6 +33,10 @@ class Daemon {
 
   const std::string& owner() const { return owner_; }
 
+  // Retention of something beside the monitor's tables (the vault's trash): `step` deletes at
+  // most a chunk and returns how many went; it runs with the other retention, every minute.
+  void add_retention(std::string what, std::function<int()> step);
+
  private:
   // Retention: deletes what is past it, in chunks, until done or `deadline`.
   void purge(std::chrono::steady_clock::time_point deadline);
@@ -40,6 +46,7 @@ class Daemon {
   const net::EgressPolicy& egress_;
   OutboxSender& outbox_;
   std::string owner_;  // host:pid:random, unique per run
+  std::vector<std::pair<std::string, std::function<int()>>> extra_retention_;
 };
 
 }  // namespace dozor::monitor

@@ -236,12 +236,28 @@ void Vault::purge_expired(std::int64_t user_id) {
   std::vector<db::vault::TrashRow> rows;
   db_.run([&](db::Connection& c) { rows = db::vault::expired_trash(c, user_id, cfg_.trash_days); },
           db::Retry::OnLostConnection);
+  purge_rows(rows);
+}
+
+int Vault::purge_expired_all(int limit) {
+  std::vector<db::vault::TrashRow> rows;
+  db_.run([&](db::Connection& c) { rows = db::vault::expired_trash_all(c, cfg_.trash_days, limit); },
+          db::Retry::OnLostConnection);
+  purge_rows(rows);
+  return static_cast<int>(rows.size());
+}
+
+// The files go first: a crash between the two leaves a row whose purge finds nothing left to
+// remove, never a file that no row accounts for.
+void Vault::purge_rows(const std::vector<db::vault::TrashRow>& rows) {
   for (const auto& r : rows) {
-    store_.purge(user_id, r.id);
+    store_.purge(r.user_id, r.id);
     db_.run(
         [&](db::Connection& c) {
-          db::vault::delete_trash(c, r.id);
-          db::vault::add_usage(c, user_id, -r.size);
+          // Once only, whoever purges it (a worker and dozord may race): the row decides.
+          c.transaction([&] {
+            if (db::vault::delete_trash(c, r.id)) db::vault::add_usage(c, r.user_id, -r.size);
+          });
         },
         db::Retry::Never);
   }

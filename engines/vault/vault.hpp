@@ -110,6 +110,10 @@ class Vault {
 
   void audit(const Actor& a, const std::string& action, const std::string& path, const std::string& target,
              const std::string& outcome);
+  // dozord's sweep of every user's trash (docs/vault.md "Trash"): at most `limit` items past
+  // vault.trash_days, files first, then their rows. Returns how many went.
+  int purge_expired_all(int limit);
+
   Store& store() { return store_; }
   const config::VaultConfig& config() const { return cfg_; }
   db::Database& db() { return db_; }
@@ -117,6 +121,7 @@ class Vault {
  private:
   friend class Upload;
   void purge_expired(std::int64_t user_id);
+  void purge_rows(const std::vector<db::vault::TrashRow>& rows);
 
   db::Database& db_;
   config::VaultConfig cfg_;

@@ -548,6 +548,26 @@ class VaultTest(unittest.TestCase):
         self.assertNotIn(trash_id, [i["id"] for i in self.a.get("trash").json["items"]])
         self.assertEqual(self.a.delete("/").status, 403)  # visible (on the way home), not hers to delete
 
+    def test_dozord_sweeps_the_expired_trash_of_users_who_never_come_back(self):
+        old_path, new_path = self.home + "/sweep-old.txt", self.home + "/sweep-new.txt"
+        for p in (old_path, new_path):
+            self.assertEqual(self.a.save(p, "x" * 100).status, 200)
+        old_id = self.a.delete(old_path).json["trash_id"]
+        new_id = self.a.delete(new_path).json["trash_id"]
+        trash = vault_files().parent / "trash" / str(self.alice.id)
+        self.assertTrue((trash / str(old_id)).exists())
+        usage = int(dc.db_query("SELECT bytes FROM vault_usage WHERE user_id = %d" % self.alice.id)[0][0])
+        dc.db_query("UPDATE vault_trash SET trashed_at = NOW(3) - INTERVAL 31 DAY WHERE id = %d" % old_id)
+        # Alice never comes back: a dozord's retention round removes it (the first round runs at start).
+        dc.start_dozord(self, "vault-sweep")
+        gone = dc.wait_until(lambda: not dc.db_query("SELECT 1 FROM vault_trash WHERE id = %d" % old_id), 30, 0.3)
+        self.assertTrue(gone, "the expired trash item was not swept")
+        self.assertFalse((trash / str(old_id)).exists())
+        self.assertTrue((trash / str(new_id)).exists(), "an item within vault.trash_days stays")
+        self.assertTrue(dc.db_query("SELECT 1 FROM vault_trash WHERE id = %d" % new_id))
+        after = int(dc.db_query("SELECT bytes FROM vault_usage WHERE user_id = %d" % self.alice.id)[0][0])
+        self.assertEqual(after, usage - 100, "the quota gets the swept bytes back, once")
+
     # ---- the analyzer's check for personal data (issue 11 §2) --------------------------
 
     def test_check_for_personal_data_reads_the_file_as_the_caller_with_values_masked(self):
