@@ -28,7 +28,7 @@ struct Beat {
 };
 
 struct Backlog {
-  std::vector<Beat> daemons;         // beats of the last `recent_days` (older rows are purged)
+  std::vector<Beat> daemons;          // beats of the last `recent_days` (older rows are purged)
   std::int64_t overdue_services = 0;  // active services whose next check is past and not leased
   std::int64_t check_lag_ms = 0;      // how long the most overdue of them has waited
   std::int64_t tasks_queued = 0;

@@ -19,7 +19,7 @@ Router build_router() {
 
   for (const char* path : {"/health", "/api/health", "/api/v1/health"})
     add("GET", path, pub(h::health), Access::Public);
-  add("GET", "/metrics", pub(h::metrics), Access::Public);  // nginx: internal networks only
+  add("GET", "/metrics", pub(h::metrics), Access::Public);                      // nginx: internal networks only
   add("GET", "/monitoring/health", pub(h::monitoring_health), Access::Public);  // nginx: the same
 
   add("POST", "/api/auth/login", pub(h::auth_login), Access::Public);

@@ -169,8 +169,7 @@ class Master final : public sv::Effects {
   // The pool's figures for /monitoring/health.
   void publish() {
     if (board_ && machine_)
-      board_->pool_state(pool_state(machine_->state()), machine_->generation(), policy().workers,
-                         cfg_.server.threads);
+      board_->pool_state(pool_state(machine_->state()), machine_->generation(), policy().workers, cfg_.server.threads);
   }
 
   [[noreturn]] void become_worker(pid_t master) {

@@ -121,14 +121,10 @@ json::object disk_json(const hl::Report& r) {
 
 Response monitoring_health(Context& ctx) {
   hl::Report r = hl::examine(ctx.app.db, ctx.app.cfg, ctx.app.scoreboard);
-  json::object body{{"status", hl::name(r.level)},
-                    {"version", DOZOR_VERSION},
-                    {"checked_at", text::utc_now(text::kUtcIso)},
-                    {"web", web_json(r)},
-                    {"database", database_json(r)},
-                    {"monitor", monitor_json(r)},
-                    {"analyzer", analyzer_json(r)},
-                    {"disk", disk_json(r)}};
+  json::object body{
+      {"status", hl::name(r.level)},  {"version", DOZOR_VERSION},     {"checked_at", text::utc_now(text::kUtcIso)},
+      {"web", web_json(r)},           {"database", database_json(r)}, {"monitor", monitor_json(r)},
+      {"analyzer", analyzer_json(r)}, {"disk", disk_json(r)}};
   return Response::json(body, r.level == hl::Level::Down ? 503 : 200);
 }
 

@@ -169,8 +169,8 @@ Response vault_analyze(VaultContext& ctx) {
     throw http::HttpError(413, "The file is larger than the analyzer reads (" + std::to_string(cfg.max_document) +
                                    " bytes, analyzer.max_document)");
   const std::chrono::seconds budget(limits::analyzer::kVaultCheckSeconds);
-  auto a = analyzer::remote::analyze(base, *bytes, "", analyzer::remote::token_for(ctx.app.jwt_key, ctx.caller.id, budget),
-                                     budget);
+  auto a = analyzer::remote::analyze(base, *bytes, "",
+                                     analyzer::remote::token_for(ctx.app.jwt_key, ctx.caller.id, budget), budget);
   if (!a.answered) throw Unavailable("The analyzer cannot be reached: " + a.error);
   bool passed_on = a.status == 200 || a.status == 413 || a.status == 415 || a.status == 422;
   if (!passed_on || !a.body.is_object())

@@ -20,7 +20,7 @@ std::string base_url(const std::string& listen);
 struct Answer {
   bool answered = false;  // an HTTP answer arrived
   int status = 0;
-  std::string error;       // why there is no answer (transport)
+  std::string error;        // why there is no answer (transport)
   boost::json::value body;  // null unless the answer was a JSON document
 };
 

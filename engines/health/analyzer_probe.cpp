@@ -38,8 +38,9 @@ AnalyzerFigures probe_analyzer(const std::string& listen, std::chrono::milliseco
   const auto* o = answer.body.if_object();
   // nginx answered for it: the listener's allow list (403) or no analyzer behind it (502, 504).
   if (!o || !o->if_contains("ready")) {
-    a.reason = "HTTP " + std::to_string(answer.status) +
-               (answer.status == 403 ? " (the listener's allow list refuses dozor-fcgi)" : " without the analyzer's answer");
+    a.reason =
+        "HTTP " + std::to_string(answer.status) +
+        (answer.status == 403 ? " (the listener's allow list refuses dozor-fcgi)" : " without the analyzer's answer");
     return a;
   }
   a.reachable = true;

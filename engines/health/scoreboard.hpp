@@ -37,8 +37,8 @@ struct PoolFigures {
   int generation = 0;
   int configured_workers = 0;
   int threads_per_worker = 0;
-  std::int64_t restarts = 0;  // workers replaced after they failed or crashed
-  std::int64_t recycled = 0;  // workers that ended after server.max_requests and were replaced
+  std::int64_t restarts = 0;        // workers replaced after they failed or crashed
+  std::int64_t recycled = 0;        // workers that ended after server.max_requests and were replaced
   std::int64_t requests_total = 0;  // every worker since the master started
   std::vector<WorkerFigures> workers;
 };
@@ -86,7 +86,6 @@ class Scoreboard {
   std::atomic<std::int64_t> recycled_{0};
   std::atomic<std::int64_t> requests_total_{0};
   Cell cells_[kScoreboardSlots];
-
 };
 
 // A worker's view of its slot; every call is a no-op on an empty one.

@@ -53,8 +53,9 @@ Part assess_pool(const std::optional<PoolFigures>& pool) {
   }
   // While starting or reloading a generation is being forked: fewer workers are expected.
   if (pool->state != PoolState::Running) return p;
-  int current = static_cast<int>(std::count_if(pool->workers.begin(), pool->workers.end(),
-                                                [&](const WorkerFigures& w) { return w.generation == pool->generation; }));
+  int current = static_cast<int>(std::count_if(pool->workers.begin(), pool->workers.end(), [&](const WorkerFigures& w) {
+    return w.generation == pool->generation;
+  }));
   if (current < pool->configured_workers)
     p.degrade(std::to_string(current) + " of " + std::to_string(pool->configured_workers) + " workers alive");
   return p;
@@ -105,7 +106,8 @@ Part assess_disks(const std::vector<DiskFigures>& disks) {
       p.degrade("the " + d.role + " directory " + d.path + " cannot be examined");
       continue;
     }
-    bool low_ratio = d.total_bytes > 0 && static_cast<double>(d.free_bytes) < kDiskFreeRatio * static_cast<double>(d.total_bytes);
+    bool low_ratio =
+        d.total_bytes > 0 && static_cast<double>(d.free_bytes) < kDiskFreeRatio * static_cast<double>(d.total_bytes);
     if (low_ratio || d.free_bytes < kDiskFreeBytes)
       p.degrade("the " + d.role + " directory " + d.path + " has " + std::to_string(d.free_bytes >> 20) + " MiB free");
   }

@@ -17,10 +17,10 @@ namespace dozor::health {
 
 // When a part stops being ok. A dozord beats every 10 s.
 inline constexpr std::int64_t kHeartbeatStaleMs = 30'000;
-inline constexpr std::int64_t kCheckLagMs = 60'000;          // the most overdue scheduled check
-inline constexpr std::int64_t kOutboxOldestMs = 300'000;     // the oldest undelivered notification
-inline constexpr std::int64_t kDbSlowMs = 1'000;             // one round trip
-inline constexpr double kDiskFreeRatio = 0.05;               // of a state directory's file system
+inline constexpr std::int64_t kCheckLagMs = 60'000;       // the most overdue scheduled check
+inline constexpr std::int64_t kOutboxOldestMs = 300'000;  // the oldest undelivered notification
+inline constexpr std::int64_t kDbSlowMs = 1'000;          // one round trip
+inline constexpr double kDiskFreeRatio = 0.05;            // of a state directory's file system
 inline constexpr std::uint64_t kDiskFreeBytes = 512ULL << 20;
 inline constexpr int kHeartbeatDays = 1;  // dozords silent for longer are no longer listed
 

@@ -750,17 +750,20 @@ void documents_section(Builder& b, const json::object& audit, const Tr& tr) {
       found.push_back(docx::paragraph({text_run(tr(kError) + ": " + error, false, true)}));
     } else if (const auto* counts = object_at(*row, "counts"); counts && !counts->empty()) {
       std::string list;
-      for (const auto& [cat, n] : *counts) list += (list.empty() ? "" : ", ") + std::string(cat) + " × " + scalar_text(n, tr);
+      for (const auto& [cat, n] : *counts)
+        list += (list.empty() ? "" : ", ") + std::string(cat) + " × " + scalar_text(n, tr);
       found.push_back(docx::paragraph({text_run(list)}));
       if (const auto* special = array_at(*row, "special_categories"); special && !special->empty())
-        found.push_back(docx::paragraph({text_run(tr(kSpecialCategories), true), text_run(scalar_text(json::value(*special), tr))}));
+        found.push_back(docx::paragraph(
+            {text_run(tr(kSpecialCategories), true), text_run(scalar_text(json::value(*special), tr))}));
     } else {
       found.push_back(docx::paragraph({text_run(tr(kNoneFound))}));
     }
     const std::string risk = str(*row, "risk");
     const char* fill = risk == "high" ? "FFC7CE" : risk == "medium" ? "FFEB9C" : "";
-    t.rows.push_back({docx::cell(std::vector<Paragraph>{docx::paragraph({text_run(str(*row, "url"), false, false, true)})}),
-                      docx::cell(str(*row, "type")), docx::cell(risk, fill), docx::cell(std::move(found))});
+    t.rows.push_back(
+        {docx::cell(std::vector<Paragraph>{docx::paragraph({text_run(str(*row, "url"), false, false, true)})}),
+         docx::cell(str(*row, "type")), docx::cell(risk, fill), docx::cell(std::move(found))});
   }
   b.table(std::move(t));
 }

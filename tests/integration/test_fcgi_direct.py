@@ -35,6 +35,11 @@ class FcgiDirectTest(dc.DozorTestCase):
         self.assertNotEqual(a.status, 413, a.body)
         self.assertIn(a.status, (401, 422, 429), a.body)
 
+    def test_a_body_shorter_than_its_content_length_is_400_not_500(self):
+        a = fcgi_client.request(self.sock, "POST", "/api/auth/login", body=b'{"username": "x"}', content_length=500)
+        self.assertEqual(a.status, 400, a.body)
+        self.assertIn(b"detail", a.body)
+
     def test_api_answers_are_not_cached(self):
         a = fcgi_client.request(self.sock, "GET", "/api/health")
         self.assertEqual(a.headers.get("cache-control"), "no-store", a.headers)

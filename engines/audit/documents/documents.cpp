@@ -32,20 +32,19 @@ const json::array* arr(const json::object& o, const char* key) {
 
 // The analyzer's category ids as a reader knows them.
 std::string category_name(const std::string& id) {
-  static const std::map<std::string, std::string> kNames{
-      {"passport_rf", "passport of the Russian Federation"},
-      {"snils", "SNILS"},
-      {"inn", "INN"},
-      {"ogrn", "OGRN/OGRNIP"},
-      {"bank_card", "bank card number"},
-      {"bank_account", "bank account"},
-      {"oms_policy", "medical insurance policy (OMS)"},
-      {"birth_date", "date of birth"},
-      {"phone", "phone number"},
-      {"email", "e-mail address"},
-      {"car_plate", "car registration plate"},
-      {"full_name", "full name"},
-      {"address", "postal address"}};
+  static const std::map<std::string, std::string> kNames{{"passport_rf", "passport of the Russian Federation"},
+                                                         {"snils", "SNILS"},
+                                                         {"inn", "INN"},
+                                                         {"ogrn", "OGRN/OGRNIP"},
+                                                         {"bank_card", "bank card number"},
+                                                         {"bank_account", "bank account"},
+                                                         {"oms_policy", "medical insurance policy (OMS)"},
+                                                         {"birth_date", "date of birth"},
+                                                         {"phone", "phone number"},
+                                                         {"email", "e-mail address"},
+                                                         {"car_plate", "car registration plate"},
+                                                         {"full_name", "full name"},
+                                                         {"address", "postal address"}};
   auto it = kNames.find(id);
   return it == kNames.end() ? id : it->second;
 }
@@ -120,13 +119,12 @@ std::optional<Finding> finding_for(const std::string& url, const json::object& a
   f.confidence = "firm";
   f.owasp = "A01:2021";
   f.cwe = 359;  // exposure of private personal information to an unauthorized actor
-  f.description = "The site publishes " + url + ", and it contains personal data" +
-                  (found.empty() ? std::string() : ": " + found) +
-                  (special_text.empty() ? std::string()
-                                        : ". It mentions special categories of personal data (152-FZ art. 10): " +
-                                              special_text) +
-                  ". 152-FZ (art. 7) forbids disclosing personal data without the subject's consent; anyone can "
-                  "download this file.";
+  f.description =
+      "The site publishes " + url + ", and it contains personal data" + (found.empty() ? std::string() : ": " + found) +
+      (special_text.empty() ? std::string()
+                            : ". It mentions special categories of personal data (152-FZ art. 10): " + special_text) +
+      ". 152-FZ (art. 7) forbids disclosing personal data without the subject's consent; anyone can "
+      "download this file.";
   f.recommendation =
       "Remove the document or publish a copy with the personal data redacted, and find out who needs the "
       "original. If its publication was not lawful, 152-FZ art. 21 part 3.1 requires the operator to notify "

@@ -19,8 +19,8 @@ namespace dozor::audit::documents {
 
 // How the step reaches the analyzer (engines/analyzer/remote.hpp).
 struct AnalyzerAccess {
-  std::string base_url;  // empty: no analyzer; the step records `unavailable` as its error
-  std::string token;     // a bearer token on behalf of the auditing user
+  std::string base_url;                      // empty: no analyzer; the step records `unavailable` as its error
+  std::string token;                         // a bearer token on behalf of the auditing user
   std::chrono::milliseconds timeout{30000};  // one document's analysis
   std::string unavailable = "no analyzer is configured (analyzer.listen)";
 };

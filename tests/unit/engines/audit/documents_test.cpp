@@ -28,9 +28,8 @@ dozor::crawl::CrawlResult crawl_with(std::vector<std::pair<std::string, std::str
 // An answer of POST /api/v1/analyze (handlers/analyzer.cpp's shape).
 json::object analysis(const std::string& risk, const std::string& counts, const std::string& findings,
                       const std::string& special = "[]") {
-  return json::parse(R"({"document": {"type": "docx"}, "findings": )" + findings +
-                     R"(, "summary": {"risk": ")" + risk + R"(", "counts": )" + counts +
-                     R"(, "special_categories": )" + special + "}}")
+  return json::parse(R"({"document": {"type": "docx"}, "findings": )" + findings + R"(, "summary": {"risk": ")" + risk +
+                     R"(", "counts": )" + counts + R"(, "special_categories": )" + special + "}}")
       .as_object();
 }
 
@@ -57,8 +56,7 @@ BOOST_AUTO_TEST_CASE(at_most_the_limit_of_documents_is_read) {
   auto c = crawl_with(media);
   BOOST_TEST(documents_of(c, dozor::limits::kAuditDocuments).size() == dozor::limits::kAuditDocuments);
   media.pop_back();
-  BOOST_TEST(documents_of(crawl_with(media), dozor::limits::kAuditDocuments).size() ==
-             dozor::limits::kAuditDocuments);
+  BOOST_TEST(documents_of(crawl_with(media), dozor::limits::kAuditDocuments).size() == dozor::limits::kAuditDocuments);
 }
 
 BOOST_AUTO_TEST_CASE(nothing_found_is_no_finding) {
@@ -67,7 +65,8 @@ BOOST_AUTO_TEST_CASE(nothing_found_is_no_finding) {
 }
 
 BOOST_AUTO_TEST_CASE(the_analyzer_s_risk_sets_the_severity) {
-  const std::string one = R"([{"category": "phone", "value": "+7 *** ***-**-67", "location": {"kind": "page", "ref": 1}}])";
+  const std::string one =
+      R"([{"category": "phone", "value": "+7 *** ***-**-67", "location": {"kind": "page", "ref": 1}}])";
   BOOST_TEST(to_string(finding_for("u", analysis("high", R"({"snils": 1})", one))->severity) == "high");
   BOOST_TEST(to_string(finding_for("u", analysis("medium", R"({"full_name": 1, "phone": 1})", one))->severity) ==
              "medium");

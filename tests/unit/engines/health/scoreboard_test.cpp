@@ -90,9 +90,11 @@ BOOST_AUTO_TEST_CASE(a_forked_worker_s_figures_reach_the_master_through_the_shar
 BOOST_AUTO_TEST_CASE(recycled_and_failed_workers_are_counted_apart) {
   Scoreboard* board = Scoreboard::create();
   BOOST_REQUIRE(board);
-  Child recycled = spawn(*board, 1, [](Scoreboard::Slot& slot) { slot.recycling(); }, 0);
+  Child recycled = spawn(
+      *board, 1, [](Scoreboard::Slot& slot) { slot.recycling(); }, 0);
   finish(*board, recycled);
-  Child failed = spawn(*board, 1, [](Scoreboard::Slot&) {}, 3);
+  Child failed = spawn(
+      *board, 1, [](Scoreboard::Slot&) {}, 3);
   finish(*board, failed);
   PoolFigures f = board->snapshot();
   BOOST_CHECK_EQUAL(f.recycled, 1);

@@ -126,10 +126,15 @@ BOOST_AUTO_TEST_CASE(languages_are_ru_and_en_only) {
 BOOST_AUTO_TEST_CASE(a_rich_audit_has_every_section_in_order_in_russian) {
   auto doc = audit_document(parse(kRich), options(Lang::Ru));
   BOOST_TEST(paragraphs(doc, d::Style::Title) == std::vector<std::string>{"Dozor"});
-  const std::vector<std::string> h1 = {
-      "Краткие выводы",           "Найденные проблемы", "Заголовки безопасности HTTP",    "Технологии", "TLS",
-      "Соответствие требованиям", "Персональные данные в документах сайта", "Геолокация",
-      "Проверки, завершившиеся ошибкой"};
+  const std::vector<std::string> h1 = {"Краткие выводы",
+                                       "Найденные проблемы",
+                                       "Заголовки безопасности HTTP",
+                                       "Технологии",
+                                       "TLS",
+                                       "Соответствие требованиям",
+                                       "Персональные данные в документах сайта",
+                                       "Геолокация",
+                                       "Проверки, завершившиеся ошибкой"};
   BOOST_TEST(paragraphs(doc, d::Style::Heading1) == h1, boost::test_tools::per_element());
   const auto h2 = paragraphs(doc, d::Style::Heading2);
   BOOST_TEST(contains(h2, "1. Git exposed"));  // most severe first
