@@ -125,9 +125,9 @@ void Daemon::purge(Clock::time_point deadline) {
         return;
     }
   }
-  for (auto& [what, step] : extra_retention_) {
+  for (auto& extra : extra_retention_) {
     if (Clock::now() >= deadline) return;
-    if (!try_db(what.c_str(), [&] { step(); })) return;
+    if (!try_db(extra.first.c_str(), [&extra] { extra.second(); })) return;
   }
 }
 
