@@ -77,7 +77,8 @@ class Compliance(dc.DozorTestCase):
                     with self.subTest(prefix=prefix, encoded=encoded):
                         body = self.ok(fx.url("/"), prefix, encoded)
                         self.assertEqual(set(body), {"target", "profile", "governmental", "sets", "pages_read",
-                                                     "duration_ms", "findings", "error"})
+                                                     "duration_ms", "findings", "error", "documents"})
+                        self.assertEqual(body["documents"]["found"], 0)  # the shop links no document
                         self.assertIsNone(body["error"])
                         self.assertEqual(body["target"], fx.url("/"))
                         self.assertEqual(body["profile"], "auto")
