@@ -18,6 +18,17 @@ std::size_t FcgiBodyStream::read(char* buf, std::size_t n) {
   return static_cast<std::size_t>(got);
 }
 
+bool FcgiBodyStream::discard_rest(long long max) {
+  if (left_ > max) return false;
+  char buf[4096];
+  try {
+    while (left_ > 0) read(buf, sizeof buf);
+  } catch (const http::HttpError&) {
+    return false;
+  }
+  return true;
+}
+
 ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& out, const StreamDecider& decide,
                         std::optional<FcgiBodyStream>* stream) {
   long long content_length = 0;

@@ -21,6 +21,10 @@ class FcgiBodyStream : public http::BodyStream {
   FcgiBodyStream(FCGX_Stream* in, long long length) : in_(in), left_(length) {}
   std::size_t read(char* buf, std::size_t n) override;
   bool fully_read() const { return left_ == 0; }
+  // Reads and drops the rest when at most `max` bytes are left (a small body a handler refused
+  // unread), so that the kept connection can carry nginx's next request; false when more is
+  // left or it ends early (the caller then closes the connection).
+  bool discard_rest(long long max);
 
  private:
   FCGX_Stream* in_;

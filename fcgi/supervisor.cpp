@@ -78,6 +78,7 @@ class Master final : public sv::Effects {
     sv::Machine machine(policy(), *this);
     machine_ = &machine;
     machine.start(Clock::now());
+    publish();
     std::cerr << "dozor-fcgi: master " << getpid() << " on " << listen_.path() << " with " << cfg_.server.workers
               << " workers x " << cfg_.server.threads << " threads" << (test_hooks::enabled() ? " (test hooks)" : "")
               << "\n";

@@ -36,6 +36,9 @@ health::Scoreboard::Slot g_slot;
 // its most recent connections first, so one idle this long is not about to carry a request.
 // Closing a busy one would race nginx's next request, which nginx does not retry for a POST.
 constexpr int kIdleCloseMs = 1000;
+// An unread streamed body at most this long is read away after its answer instead of closing
+// the connection (a refused small upload).
+constexpr long long kDiscardBodyBytes = 64 * 1024;
 int g_drain_ms = 0;
 // Steady-clock milliseconds from which busy kept connections close too (after their answer).
 std::atomic<std::int64_t> g_drain_deadline_ms{INT64_MAX};
@@ -94,7 +97,10 @@ http::Response answer(FCGX_Request& req, const WorkerLimits& limits, const Reque
   switch (read_request(req, limits.max_body, in, limits.stream_body, &stream)) {
     case ReadStatus::Ok: {
       http::Response out = handle(in);
-      if (stream && !stream->fully_read()) close_after_answer(req);  // the unread rest is not a request
+      // The unread rest is not a request: a small one is read away (nginx may reuse the
+      // connection the instant it has the answer, and a POST it sends on a closed one is a 502),
+      // a large one closes the connection.
+      if (stream && !stream->fully_read() && !stream->discard_rest(kDiscardBodyBytes)) close_after_answer(req);
       return out;
     }
     case ReadStatus::BadRequest: close_after_answer(req); return http::Response::error(400, "Bad request");

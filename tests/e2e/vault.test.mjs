@@ -71,8 +71,8 @@ test('a signed-in user uploads files and checks one for personal data', async (t
       { name: 'staff.txt', mimeType: 'text/plain', buffer: Buffer.from(STAFF) },
       { name: 'price.txt', mimeType: 'text/plain', buffer: Buffer.from(CLEAN) },
     ]);
-    await page.getByRole('link', { name: 'staff.txt' }).waitFor();
-    await page.getByRole('link', { name: 'price.txt' }).waitFor();
+    await page.getByRole('link', { name: 'staff.txt', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'price.txt', exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Check staff.txt for personal data' }).click();
     const dialog = page.getByRole('dialog', { name: 'Personal data in staff.txt' });

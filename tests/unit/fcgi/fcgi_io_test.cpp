@@ -10,6 +10,7 @@
 
 #include <boost/test/unit_test.hpp>
 #include <cerrno>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -225,6 +226,32 @@ BOOST_FIXTURE_TEST_CASE(peer_closing_a_kept_connection_makes_accept_fail_at_once
   BOOST_TEST(FCGX_Accept_r(&req) < 0);  // listen socket -1: no blocking accept
   BOOST_TEST(kept_connection(req) == -1);
   BOOST_TEST(!fd_open(app));  // libfcgi closed it: the worker must not close it again
+}
+
+BOOST_FIXTURE_TEST_CASE(a_small_unread_streamed_body_is_read_away_and_the_connection_kept, Fixture) {
+  adopt_connection(req, app);
+  send_all(web, request_bytes(1, true, "/upload", std::string(1000, 'x')));
+  BOOST_REQUIRE(FCGX_Accept_r(&req) == 0);
+  dozor::http::Request in;
+  std::optional<FcgiBodyStream> stream;
+  BOOST_REQUIRE(
+      (read_request(
+           req, 1 << 20, in, [](const dozor::http::Request&) { return 1LL << 30; }, &stream) == ReadStatus::Ok));
+  BOOST_REQUIRE(stream);
+  char first[10];
+  BOOST_TEST(stream->read(first, sizeof first) == 10u);  // a handler that refused after a peek
+  BOOST_TEST(!stream->discard_rest(989));                // one byte more than the limit: not read
+  BOOST_TEST(stream->discard_rest(990));                 // exactly what is left
+  BOOST_TEST(stream->fully_read());
+  write_response(req, dozor::http::Response::error(422, "refused"));
+  FCGX_Finish_r(&req);
+  BOOST_TEST(read_reply(web).ended);
+  // The kept connection carries the next request, read from its first byte.
+  BOOST_TEST(kept_connection(req) == app);
+  send_all(web, request_bytes(2, true, "/next", "ok"));
+  BOOST_TEST(serve_one() == "/next");
+  FCGX_Finish_r(&req);
+  BOOST_TEST(read_reply(web).stdout_text.find("/next:ok") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
