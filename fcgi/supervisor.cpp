@@ -133,6 +133,7 @@ class Master final : public sv::Effects {
       return std::nullopt;
     }
     if (pid == 0) become_worker(master);
+    if (board_) board_->claim(pid, cfg_.server.threads);
     return pid;
   }
 

@@ -166,7 +166,7 @@ int run_worker(int listen_fd, const WorkerLimits& limits, const RequestHandler& 
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
-  if (auto* board = health::Scoreboard::process()) g_slot = board->claim(getpid(), limits.threads);
+  if (auto* board = health::Scoreboard::process()) g_slot = board->slot_of(getpid());  // claimed by the master
   g_running = limits.threads;
   g_drain_ms = limits.shutdown_timeout * 500;
   for (int i = 0; i < limits.threads; ++i) std::thread(serve, listen_fd, std::cref(limits), std::cref(handle)).detach();

@@ -73,15 +73,21 @@ void Scoreboard::worker_ended(pid_t pid, bool failed) {
   if (failed) restarts_.fetch_add(1);
 }
 
-Scoreboard::Slot Scoreboard::claim(pid_t pid, int threads) {
+bool Scoreboard::claim(pid_t pid, int threads) {
   for (auto& cell : cells_) {
     pid_t vacant = 0;
     if (!cell.pid.compare_exchange_strong(vacant, pid)) continue;
     cell.generation.store(generation_.load());
     cell.started_ms.store(unix_ms());
     cell.threads.store(threads);
-    return Slot(this, &cell);
+    return true;
   }
+  return false;
+}
+
+Scoreboard::Slot Scoreboard::slot_of(pid_t pid) {
+  for (auto& cell : cells_)
+    if (cell.pid.load() == pid) return Slot(this, &cell);
   return Slot();
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The web pool's scoreboard (php-fpm's model): one anonymous shared mapping that dozor-fcgi's
-// master creates before its first fork. The master writes the pool's figures and reaps slots;
-// each worker claims a slot and counts its busy threads and requests; /monitoring/health reads a
+// master creates before its first fork. The master writes the pool's figures and claims and
+// frees the workers' slots; each worker counts its busy threads and requests in its own; /monitoring/health reads a
 // snapshot from any worker. Lock-free atomics only, so a worker killed mid-write leaves nothing
 // locked and the master never waits on a worker.
 #include <sys/types.h>
@@ -57,9 +57,14 @@ class Scoreboard {
   // A reaped worker: its slot is freed; `failed` when it exited non-zero or by a signal.
   void worker_ended(pid_t pid, bool failed);
 
-  // ---- a worker: its own slot (an empty Slot when every slot is taken)
+  // A forked worker's slot, taken by the master right after fork() (so a worker counts as alive
+  // from its fork to its reaping, starting up included) with the board's current generation.
+  // False when every slot is taken (the worker then runs without figures).
+  bool claim(pid_t pid, int threads);
+
+  // ---- a worker: its own slot (an empty Slot when the master could not claim one)
   class Slot;
-  Slot claim(pid_t pid, int threads);
+  Slot slot_of(pid_t pid);
 
   PoolFigures snapshot() const;
 

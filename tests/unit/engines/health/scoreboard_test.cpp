@@ -9,8 +9,8 @@ using namespace dozor::health;
 
 namespace {
 
-// Forks a child that claims a slot, runs `work` on it, tells the parent (one byte on a pipe),
-// waits for the parent's byte and exits with `code`.
+// Forks a child whose slot the parent claims (as the master does), which then runs `work` on
+// it, tells the parent (one byte on a pipe), waits for the parent's byte and exits with `code`.
 struct Child {
   pid_t pid = 0;
   int to_parent[2]{};
@@ -25,13 +25,17 @@ Child spawn(Scoreboard& board, int threads, Work work, int code) {
   c.pid = fork();
   BOOST_REQUIRE(c.pid >= 0);
   if (c.pid == 0) {
-    Scoreboard::Slot slot = board.claim(getpid(), threads);
-    work(slot);
     char b = 1;
+    if (read(c.to_child[0], &b, 1) != 1) _exit(9);  // the parent has claimed the slot
+    Scoreboard::Slot slot = board.slot_of(getpid());
+    if (slot.empty()) _exit(8);
+    work(slot);
     if (write(c.to_parent[1], &b, 1) != 1 || read(c.to_child[0], &b, 1) != 1) _exit(9);
     _exit(code);
   }
-  char b;
+  BOOST_REQUIRE(board.claim(c.pid, threads));
+  char b = 1;
+  BOOST_REQUIRE_EQUAL(write(c.to_child[1], &b, 1), 1);
   BOOST_REQUIRE_EQUAL(read(c.to_parent[0], &b, 1), 1);
   return c;
 }
@@ -108,21 +112,24 @@ BOOST_AUTO_TEST_CASE(recycled_and_failed_workers_are_counted_apart) {
 BOOST_AUTO_TEST_CASE(the_board_holds_kScoreboardSlots_workers_and_refuses_one_more) {
   Scoreboard* board = Scoreboard::create();
   BOOST_REQUIRE(board);
-  for (int i = 0; i < kScoreboardSlots; ++i) BOOST_CHECK(!board->claim(100000 + i, 1).empty());
-  Scoreboard::Slot extra = board->claim(200000, 1);
+  for (int i = 0; i < kScoreboardSlots; ++i) BOOST_CHECK(board->claim(100000 + i, 1));
+  BOOST_CHECK(!board->claim(200000, 1));
+  Scoreboard::Slot extra = board->slot_of(200000);
   BOOST_CHECK(extra.empty());
   extra.request_started();  // an empty slot counts nothing and does not crash
   extra.request_finished();
   BOOST_CHECK_EQUAL(board->snapshot().workers.size(), static_cast<std::size_t>(kScoreboardSlots));
   BOOST_CHECK_EQUAL(board->snapshot().requests_total, 0);
   board->worker_ended(100000, false);  // a freed slot is claimed again
-  BOOST_CHECK(!board->claim(200000, 1).empty());
+  BOOST_CHECK(board->claim(200000, 1));
+  BOOST_CHECK(!board->slot_of(200000).empty());
 }
 
 BOOST_AUTO_TEST_CASE(busy_request_counts_for_its_lifetime) {
   Scoreboard* board = Scoreboard::create();
   BOOST_REQUIRE(board);
-  Scoreboard::Slot slot = board->claim(getpid(), 2);
+  BOOST_REQUIRE(board->claim(getpid(), 2));
+  Scoreboard::Slot slot = board->slot_of(getpid());
   {
     BusyRequest busy(slot);
     BOOST_CHECK_EQUAL(board->snapshot().workers.at(0).busy, 1);
