@@ -38,7 +38,7 @@ health::Scoreboard::Slot g_slot;
 constexpr int kIdleCloseMs = 1000;
 // An unread streamed body at most this long is read away after its answer instead of closing
 // the connection (a refused small upload).
-constexpr long long kDiscardBodyBytes = 64 * 1024;
+constexpr long long kDiscardBodyBytes = 64LL * 1024;
 int g_drain_ms = 0;
 // Steady-clock milliseconds from which busy kept connections close too (after their answer).
 std::atomic<std::int64_t> g_drain_deadline_ms{INT64_MAX};
