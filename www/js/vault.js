@@ -31,9 +31,13 @@ function typeIcon(entry) {
   return '🗎';
 }
 
-/** A mutating request: JSON (or a FormData body) with the session's CSRF token. */
-async function mutate(method, url, body) {
-  const headers = { Accept: 'application/json', 'X-CSRF-Token': data.csrf };
+/**
+ * One request answered with JSON; throws an Error with the server's reason (after a 401 the page
+ * goes to the login). Changes carry the session's CSRF token; a FormData body is sent as is.
+ */
+async function call(method, url, { body, csrf = false } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (csrf) headers['X-CSRF-Token'] = data.csrf;
   let payload = body;
   if (body && !(body instanceof FormData)) {
     headers['Content-Type'] = 'application/json';
@@ -54,6 +58,8 @@ async function mutate(method, url, body) {
   }
   return answer;
 }
+
+const mutate = (method, url, body) => call(method, url, { body, csrf: true });
 
 async function act(fn) {
   try {
@@ -90,23 +96,10 @@ async function checkPersonalData(entry, path, button) {
   button.disabled = true;
   button.textContent = t('vault.checking');
   try {
-    const res = await fetch(fileUrl('analyze', path), { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-    if (res.status === 401) {
-      location.assign('/vault/login');
-      return;
-    }
-    let answer = null;
-    try { answer = await res.json(); } catch { /* empty */ }
-    if (!res.ok) {
-      const detail = answer && answer.detail;
-      const text = typeof detail === 'string' ? detail
-        : Array.isArray(detail) && detail[0] ? detail[0].msg : t('error.generic', { status: res.status });
-      toast(text, 'error');
-      return;
-    }
-    showPersonalData(entry.name, answer);
-  } catch {
-    toast(t('vault.network'), 'error');
+    showPersonalData(entry.name, await call('GET', fileUrl('analyze', path)));
+  } catch (err) {
+    // fetch itself throws a TypeError when the server cannot be reached.
+    toast(err instanceof TypeError ? t('vault.network') : err.message, 'error');
   } finally {
     button.disabled = false;
     button.textContent = t('vault.check');
