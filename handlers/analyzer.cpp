@@ -212,6 +212,7 @@ http::Response analyze(Service& s, const http::Request& req, const Caller* calle
     if (in.bytes.empty()) invalid("missing", {"body"}, "Field required");
     analyzer::ExtractLimits limits;
     limits.max_pages = static_cast<std::size_t>(cfg.max_pages);
+    limits.deadline = analyzer::Deadline::in(cfg.max_seconds);
     auto report = a->analyze(in.bytes, in.content_type, limits);
     auto body = report_json(report, reveal);
     body["document"].as_object()["bytes"] = in.bytes.size();

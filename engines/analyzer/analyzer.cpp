@@ -32,10 +32,10 @@ Analyzer::Analyzer(const std::string& model_dir) {
 }
 
 Report Analyzer::analyze(std::string_view bytes, std::string_view content_type, const ExtractLimits& limits) const {
-  return analyze(extract(bytes, content_type, limits));
+  return analyze(extract(bytes, content_type, limits), limits.deadline);
 }
 
-Report Analyzer::analyze(const Document& doc) const {
+Report Analyzer::analyze(const Document& doc, const Deadline& deadline) const {
   Report r;
   r.type = doc.type;
   r.charset = doc.charset;
@@ -45,7 +45,7 @@ Report Analyzer::analyze(const Document& doc) const {
     r.characters += text::char_count(s.text);
     r.words += text::word_count(s.text);
   }
-  auto all = detector_->scan(doc);
+  auto all = detector_->scan(doc, deadline);
   r.findings_total = all.size();
   std::set<std::string> special;
   for (auto& f : all) {

@@ -38,7 +38,7 @@ class Analyzer {
   explicit Analyzer(const std::string& model_dir);
 
   Report analyze(std::string_view bytes, std::string_view content_type, const ExtractLimits& limits = {}) const;
-  Report analyze(const Document& doc) const;
+  Report analyze(const Document& doc, const Deadline& deadline = {}) const;
 
   const Model& model() const { return detector_->model(); }
   std::chrono::system_clock::time_point loaded_at() const { return loaded_at_; }

@@ -312,7 +312,7 @@ void Detector::scan_segment(const Segment& seg, const std::string& norm, const s
   }
 }
 
-std::vector<Finding> Detector::scan(const Document& doc) const {
+std::vector<Finding> Detector::scan(const Document& doc, const Deadline& deadline) const {
   std::vector<std::string> norms;
   norms.reserve(doc.segments.size());
   // BIKs anywhere in the document key the accounts (requisites often sit in separate cells).
@@ -326,7 +326,10 @@ std::vector<Finding> Detector::scan(const Document& doc) const {
   }
   std::vector<std::string> biks(bik_set.begin(), bik_set.end());
   std::vector<Finding> out;
-  for (std::size_t i = 0; i < doc.segments.size(); ++i) scan_segment(doc.segments[i], norms[i], biks, out);
+  for (std::size_t i = 0; i < doc.segments.size(); ++i) {
+    deadline.check();
+    scan_segment(doc.segments[i], norms[i], biks, out);
+  }
   return out;
 }
 

@@ -39,8 +39,9 @@ class Detector {
   Detector(const Detector&) = delete;
   Detector& operator=(const Detector&) = delete;
 
-  // Findings in document order. Segment texts are normalised here.
-  std::vector<Finding> scan(const Document& doc) const;
+  // Findings in document order. Segment texts are normalised here. Throws BadDocument when
+  // the deadline passes (checked per segment).
+  std::vector<Finding> scan(const Document& doc, const Deadline& deadline = {}) const;
 
   // Runs the model's samples; returns one line per sample that did not give exactly the
   // expected categories (empty: the self-test passed).

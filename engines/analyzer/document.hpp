@@ -1,5 +1,6 @@
 #pragma once
 // What an extractor produces and a detector reads: the document's text in located pieces.
+#include <chrono>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -35,6 +36,23 @@ struct UnsupportedDocument : std::runtime_error {  // → 415
 };
 struct BadDocument : std::runtime_error {  // malformed, encrypted, or past a limit → 422
   using std::runtime_error::runtime_error;
+};
+
+// The per-document time limit (analyzer.max_seconds): extractors check it per page or part,
+// the detector per segment, OCR per page — work that cannot be interrupted ends at the next check.
+struct Deadline {
+  std::chrono::steady_clock::time_point at = std::chrono::steady_clock::time_point::max();
+  int seconds = 0;  // what the limit was, for the reason
+
+  static Deadline in(int seconds) {
+    return {std::chrono::steady_clock::now() + std::chrono::seconds(seconds), seconds};
+  }
+  // Throws BadDocument (422) once the deadline has passed.
+  void check() const {
+    if (at != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= at)
+      throw BadDocument("the analysis took longer than the " + std::to_string(seconds) +
+                        " s allowed for one document (analyzer.max_seconds)");
+  }
 };
 
 }  // namespace dozor::analyzer

@@ -120,11 +120,12 @@ Document extract(std::string_view bytes, std::string_view content_type, const Ex
   else if (type == "rtf")
     doc = extract_rtf(bytes);
   else if (type == "office")
-    doc = extract_office(bytes);
+    doc = extract_office(bytes, limits.deadline);
   else if (type == "html")
     doc = extract_html(bytes);
   else
     doc = extract_text(bytes);
+  limits.deadline.check();
   return doc;
 }
 

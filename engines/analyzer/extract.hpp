@@ -12,6 +12,7 @@ namespace dozor::analyzer {
 
 struct ExtractLimits {
   std::size_t max_pages = limits::analyzer::kPdfMaxPages;  // config analyzer.max_pages
+  Deadline deadline;                                       // config analyzer.max_seconds
 };
 
 // The type from the bytes (magic numbers, the container's manifest), the Content-Type only
@@ -24,7 +25,7 @@ Document extract(std::string_view bytes, std::string_view content_type, const Ex
 // One extractor per format (also the fuzz targets' entry points).
 Document extract_text(std::string_view bytes);
 Document extract_html(std::string_view bytes);
-Document extract_office(std::string_view bytes);  // DOCX, XLSX, PPTX, ODT, ODS
+Document extract_office(std::string_view bytes, const Deadline& deadline = {});  // DOCX, XLSX, PPTX, ODT, ODS
 Document extract_pdf(std::string_view bytes, const ExtractLimits& limits);
 Document extract_rtf(std::string_view bytes);
 

@@ -20,7 +20,7 @@ using namespace limits::analyzer;
 
 class Container {
  public:
-  explicit Container(std::string_view bytes) {
+  Container(std::string_view bytes, const Deadline& deadline) : deadline_(deadline) {
     zip_error_t err;
     zip_error_init(&err);
     zip_source_t* src = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &err);
@@ -50,6 +50,7 @@ class Container {
   bool has(const std::string& name) const { return std::find(names_.begin(), names_.end(), name) != names_.end(); }
 
   std::string read(const std::string& name) {
+    deadline_.check();
     zip_stat_t st;
     zip_stat_init(&st);
     if (zip_stat(zip_, name.c_str(), 0, &st) != 0) throw BadDocument("the part " + name + " is missing");
@@ -83,6 +84,7 @@ class Container {
  private:
   zip_t* zip_ = nullptr;
   std::vector<std::string> names_;
+  const Deadline& deadline_;
   std::uint64_t total_ = 0;
 };
 
@@ -326,8 +328,8 @@ void read_ods(Container& zip, Document& doc) {
 
 }  // namespace
 
-Document extract_office(std::string_view bytes) {
-  Container zip(bytes);
+Document extract_office(std::string_view bytes, const Deadline& deadline) {
+  Container zip(bytes, deadline);
   Document doc;
   if (zip.has("mimetype")) {
     std::string mt = zip.read("mimetype");

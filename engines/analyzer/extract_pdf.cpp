@@ -34,6 +34,7 @@ Document extract_pdf(std::string_view bytes, const ExtractLimits& limits) {
                       std::to_string(limits.max_pages) + " allowed");
   doc.pages = static_cast<std::size_t>(pages);
   for (int i = 0; i < pages; ++i) {
+    limits.deadline.check();
     std::unique_ptr<poppler::page> page(pdf->create_page(i));
     if (!page) continue;
     auto utf8 = page->text().to_utf8();

@@ -186,6 +186,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"analyzer.model", string_setter(c.analyzer.model)},
       {"analyzer.max_document", int_setter(c.analyzer.max_document, 1024, 1LL << 30)},
       {"analyzer.max_pages", int_setter(c.analyzer.max_pages, 1, 100000)},
+      {"analyzer.max_seconds", int_setter(c.analyzer.max_seconds, 1, 3600)},
       {"analyzer.fetch_urls", bool_setter(c.analyzer.fetch_urls)},
       {"analyzer.fetch_timeout", int_setter(c.analyzer.fetch_timeout, 1, 600)},
       {"analyzer.listen", string_setter(c.analyzer.listen)},

@@ -128,6 +128,7 @@ struct AnalyzerConfig {
   std::string model = "/usr/share/dozor/analyzer";
   std::int64_t max_document = 50LL << 20;  // bytes of one document (413 above)
   int max_pages = 2000;                    // pages of one PDF (422 above)
+  int max_seconds = 60;                    // extraction and detection of one document (422 past it)
   bool fetch_urls = false;                 // {"url": ...} bodies; the packaged unit has no network
   int fetch_timeout = 30;                  // seconds for one URL
   // nginx's internal listener for the analyzer and who may reach it (nginx/render).

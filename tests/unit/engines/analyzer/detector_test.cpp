@@ -204,3 +204,16 @@ BOOST_AUTO_TEST_CASE(the_checksum_is_the_manifests_sha256) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(analyzer_detector_deadline)
+
+BOOST_AUTO_TEST_CASE(the_detector_stops_at_a_passed_deadline) {
+  Document doc;
+  doc.type = "text";
+  doc.segments.push_back({{"line", "1", ""}, "СНИЛС 112-233-445 95", ""});
+  BOOST_TEST(analyzer().analyze(doc, Deadline::in(60)).findings.size() == 1u);
+  Deadline late{std::chrono::steady_clock::now() - std::chrono::seconds(1), 60};
+  BOOST_CHECK_THROW(analyzer().analyze(doc, late), BadDocument);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -99,11 +99,53 @@ BOOST_AUTO_TEST_CASE(page_limit_at_n_and_n_plus_one) {
   std::ifstream in(std::string(DOZOR_SOURCE_DIR) + "/tests/fuzz/corpus/analyzer_pdf/two-pages.pdf", std::ios::binary);
   std::string pdf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   BOOST_REQUIRE(!pdf.empty());
-  ExtractLimits two{2}, one{1};
+  ExtractLimits two, one;
+  two.max_pages = 2;
+  one.max_pages = 1;
   auto doc = extract_pdf(pdf, two);
   BOOST_TEST(doc.pages == 2u);
   BOOST_TEST(doc.segments.back().where.ref == "2");
   BOOST_CHECK_THROW(extract_pdf(pdf, one), BadDocument);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// analyzer.max_seconds: every extractor and the detector stop at a passed deadline with the
+// key in the reason; a deadline still ahead changes nothing.
+BOOST_AUTO_TEST_SUITE(analyzer_deadline)
+
+namespace {
+std::string corpus(const std::string& name) {
+  std::ifstream in(std::string(DOZOR_SOURCE_DIR) + "/tests/fuzz/corpus/" + name, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+Deadline passed() { return {std::chrono::steady_clock::now() - std::chrono::seconds(1), 7}; }
+bool names_the_key(const BadDocument& e) {
+  return std::string(e.what()).find("7 s allowed for one document (analyzer.max_seconds)") != std::string::npos;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_passed_deadline_stops_every_format) {
+  ExtractLimits ahead, late;
+  ahead.deadline = Deadline::in(60);
+  late.deadline = passed();
+  // Each extractor checks on its own (per page, per part), not only extract() at its end.
+  auto pdf = corpus("analyzer_pdf/two-pages.pdf");
+  BOOST_REQUIRE(!pdf.empty());
+  BOOST_CHECK_NO_THROW(extract_pdf(pdf, ahead));
+  BOOST_CHECK_EXCEPTION(extract_pdf(pdf, late), BadDocument, names_the_key);
+  for (const char* name : {"analyzer_office/doc.docx", "analyzer_office/sheet.xlsx", "analyzer_office/doc.odt"}) {
+    BOOST_TEST_CONTEXT(name) {
+      auto bytes = corpus(name);
+      BOOST_REQUIRE(!bytes.empty());
+      BOOST_CHECK_NO_THROW(extract_office(bytes, ahead.deadline));
+      BOOST_CHECK_EXCEPTION(extract_office(bytes, late.deadline), BadDocument, names_the_key);
+    }
+  }
+  BOOST_CHECK_NO_THROW(extract("plain text", "text/plain", ahead));
+  BOOST_CHECK_EXCEPTION(extract("plain text", "text/plain", late), BadDocument, names_the_key);
+}
+
+BOOST_AUTO_TEST_CASE(no_deadline_never_expires) { BOOST_CHECK_NO_THROW(Deadline{}.check()); }
 
 BOOST_AUTO_TEST_SUITE_END()
