@@ -105,7 +105,8 @@ inline constexpr std::size_t kMaxTextBytes = 128ULL << 20;         // extracted 
 inline constexpr std::size_t kMaxFindings = 10000;                 // findings listed (all are counted)
 inline constexpr std::size_t kContextWindowChars = 64;             // context words are looked for this near
 inline constexpr std::size_t kManifestMaxFileBytes = 16ULL << 20;  // one file of the model bundle
-inline constexpr int kVaultCheckSeconds = 100;  // the vault's "check for personal data" (nginx allows 120 s)
+inline constexpr int kVaultCheckSeconds = 100;    // the vault's "check for personal data" (nginx allows 120 s)
+inline constexpr std::size_t kQuotaUsers = 4096;  // users whose hourly budget is tracked at once
 }  // namespace dozor::limits::analyzer
 
 // Audits (engines/audit/full_audit.hpp, db/audit_repo.hpp; docs/audit.md)

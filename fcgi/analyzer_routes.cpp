@@ -36,6 +36,7 @@ const char* status_text(int s) {
     case 413: return "The document is larger than analyzer.max_document";
     case 415: return "The document's type is not supported";
     case 422: return "Validation error: a malformed, encrypted or over-limit document, or a bad field";
+    case 429: return "The caller's hourly budget (analyzer.user_*_per_hour) is spent; Retry-After says when it renews";
     case 503: return "The analyzer is not ready (model loading or its self-test failed)";
     default: return reason_phrase(s);
   }
@@ -176,7 +177,7 @@ const std::vector<AnalyzerRoute>& analyzer_routes() {
        "analyze",
        "Find personal data in one document (body, multipart field 'file', or JSON {\"url\": ...})",
        "AnalysisResult",
-       {401, 403, 413, 415, 422, 503},
+       {401, 403, 413, 415, 422, 429, 503},
        true,
        true},
       {"GET",

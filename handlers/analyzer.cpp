@@ -48,6 +48,52 @@ struct InFlight {
   InFlight& operator=(const InFlight&) = delete;
 };
 
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The caller's hourly budget (docs/analyzer.md "Quotas"): admins, and a process without the
+// shared table, are not limited. What a document cost is charged when it ends, however it ends.
+class Quota {
+ public:
+  Quota(analyzer::QuotaBoard* board, const config::AnalyzerConfig& cfg, const Caller* caller)
+      : board_(caller && !caller->admin ? board : nullptr),
+        user_(caller ? caller->id : 0),
+        budget_{cfg.user_documents_per_hour, cfg.user_bytes_per_hour, cfg.user_pages_per_hour,
+                cfg.user_seconds_per_hour} {
+    if (board_) refuse_if(board_->admit(user_, budget_, unix_ms()));
+    admitted_ = board_ != nullptr;
+  }
+  ~Quota() {
+    if (admitted_) board_->charge(user_, pages_, unix_ms() - started_ms_, unix_ms());
+  }
+  Quota(const Quota&) = delete;
+  Quota& operator=(const Quota&) = delete;
+
+  void bytes(std::size_t n) {
+    if (board_) refuse_if(board_->add_bytes(user_, static_cast<std::int64_t>(n), budget_, unix_ms()));
+  }
+  void pages(std::size_t n) { pages_ = static_cast<std::int64_t>(n); }
+
+ private:
+  static void refuse_if(const std::optional<analyzer::QuotaRefusal>& r) {
+    if (!r) return;
+    HttpError e(429, "this user's hourly budget of " + r->budget + " is spent (analyzer.user_" + r->budget +
+                         "_per_hour = " + std::to_string(r->limit) + "); retry in " + std::to_string(r->retry_after) +
+                         " s");
+    e.headers.emplace_back("Retry-After", std::to_string(r->retry_after));
+    throw e;
+  }
+
+  analyzer::QuotaBoard* board_;
+  std::int64_t user_;
+  analyzer::Budget budget_;
+  bool admitted_ = false;
+  std::int64_t pages_ = 0;
+  std::int64_t started_ms_ = unix_ms();
+};
+
 struct Input {
   std::string owned;  // a fetched document
   std::string_view bytes;
@@ -109,7 +155,8 @@ Input read_input(const Service& s, const http::Request& req) {
 
 }  // namespace
 
-Service::Service(config::Config cfg, std::string jwt_key) : cfg_(std::move(cfg)), jwt_key_(std::move(jwt_key)) {}
+Service::Service(config::Config cfg, std::string jwt_key)
+    : cfg_(std::move(cfg)), jwt_key_(std::move(jwt_key)), quotas_(analyzer::QuotaBoard::process()) {}
 
 void Service::load() {
   try {
@@ -205,15 +252,18 @@ http::Response analyze(Service& s, const http::Request& req, const Caller* calle
   const auto& cfg = s.config().analyzer;
   auto started = std::chrono::steady_clock::now();
   try {
+    Quota quota(s.quotas(), cfg, caller);
     Input in = read_input(s, req);
     if (in.bytes.size() > static_cast<std::size_t>(cfg.max_document))
       throw HttpError(
           413, "the document is larger than " + std::to_string(cfg.max_document) + " bytes (analyzer.max_document)");
     if (in.bytes.empty()) invalid("missing", {"body"}, "Field required");
+    quota.bytes(in.bytes.size());
     analyzer::ExtractLimits limits;
     limits.max_pages = static_cast<std::size_t>(cfg.max_pages);
     limits.deadline = analyzer::Deadline::in(cfg.max_seconds);
     auto report = a->analyze(in.bytes, in.content_type, limits);
+    quota.pages(report.pages);
     auto body = report_json(report, reveal);
     body["document"].as_object()["bytes"] = in.bytes.size();
     body["document"].as_object()["source"] = in.source;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engines/analyzer/analyzer.hpp"
+#include "engines/analyzer/quota.hpp"
 #include "engines/config/config.hpp"
 #include "fcgi/request.hpp"
 #include "fcgi/response.hpp"
@@ -38,6 +39,8 @@ class Service {
   const config::Config& config() const { return cfg_; }
   const std::string& jwt_key() const { return jwt_key_; }
   std::chrono::steady_clock::time_point started() const { return started_; }
+  // The per-user hourly budgets shared by the workers (nullptr: not limited).
+  analyzer::QuotaBoard* quotas() const { return quotas_; }
 
   std::atomic<std::uint64_t> analysed{0};  // documents answered with a report
   std::atomic<std::uint64_t> refused{0};   // documents answered 413/415/422
@@ -47,6 +50,7 @@ class Service {
   config::Config cfg_;
   std::string jwt_key_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  analyzer::QuotaBoard* quotas_;
   mutable std::mutex mu_;
   std::shared_ptr<const analyzer::Analyzer> analyzer_;
   std::string reason_ = "the model is loading";

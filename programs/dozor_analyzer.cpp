@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engines/analyzer/analyzer.hpp"
+#include "engines/analyzer/quota.hpp"
 #include "engines/auth/auth_service.hpp"
 #include "engines/config/command_line.hpp"
 #include "engines/config/config.hpp"
@@ -65,6 +66,9 @@ int main(int argc, char** argv) {
       return EX_CONFIG;
     }
   }
+  // The per-user budgets are shared by every worker: mapped once, before the first fork.
+  if (!dozor::analyzer::QuotaBoard::create())
+    std::cerr << "dozor-analyzer: the shared quota table cannot be mapped; per-user budgets are not enforced\n";
   try {
     auto load = [&] { return load_checked(config_path); };
     auto worker = [](int listen_fd, const dozor::config::Config& c) {

@@ -15,7 +15,7 @@ std::string risk_of(const std::map<std::string, std::size_t>& counts) {
   for (const auto& [cat, n] : counts) {
     if (is_special_category(cat) || kHigh.count(cat)) return "high";
     if (cat == "full_name") names = true;
-    if (cat == "phone" || cat == "email" || cat == "car_plate" || cat == "ogrn") contacts = true;
+    if (cat == "phone" || cat == "email" || cat == "car_plate" || cat == "ogrn" || cat == "address") contacts = true;
   }
   return names && contacts ? "medium" : "low";
 }

@@ -20,9 +20,9 @@ bool contains(const std::array<std::string_view, N>& list, std::string_view item
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-constexpr std::array<std::string_view, 14> kValidators{
-    "passport_rf",  "snils",    "inn10",      "inn12", "ogrn", "ogrnip",    "bank_card",
-    "bank_account", "phone_ru", "phone_intl", "email", "date", "car_plate", "digits16"};
+constexpr std::array<std::string_view, 15> kValidators{
+    "passport_rf", "snils",      "inn10", "inn12", "ogrn",      "ogrnip",   "bank_card", "bank_account",
+    "phone_ru",    "phone_intl", "email", "date",  "car_plate", "digits16", "address"};
 
 constexpr std::array<std::string_view, 7> kSpecial{"health",        "religion",        "politics",  "nationality",
                                                    "intimate_life", "criminal_record", "biometrics"};
@@ -72,10 +72,16 @@ std::size_t forward_chars(std::string_view s, std::size_t pos, std::size_t chars
 }
 
 // A context word counts at the start of a word of the folded window.
+// A context word starts a word; longer words are stems ("паспорт" → "паспорта"), while an
+// abbreviation of up to three letters must end its word too ("омс" is not "Омск").
 bool has_context(const std::vector<std::string>& words, const std::string& folded) {
   for (const auto& w : words) {
-    for (auto p = folded.find(w); p != std::string::npos; p = folded.find(w, p + 1))
-      if (!text::is_letter(text::prev_cp(folded, p))) return true;
+    const bool whole = text::char_count(w) <= 3;
+    for (auto p = folded.find(w); p != std::string::npos; p = folded.find(w, p + 1)) {
+      std::size_t end = p + w.size();
+      if (!text::is_letter(text::prev_cp(folded, p)) && (!whole || !text::is_letter(text::next_cp(folded, end))))
+        return true;
+    }
   }
   return false;
 }
@@ -137,6 +143,7 @@ bool validate(const std::string& validator, std::string_view value, const std::v
     return d.size() >= 5 && d.substr(0, 3) != "000" && d.substr(3) != "00" && d.substr(3) != "000";
   }
   if (validator == "digits16") return d.size() == 16;
+  if (validator == "address") return true;  // the pattern asks a street and a house number
   return false;
 }
 
@@ -152,7 +159,8 @@ std::string mask(const std::string& category, const std::string& value) {
     text::next_cp(value, i);
     return value.substr(0, i) + "***" + value.substr(at);
   }
-  if (category == "full_name") {
+  if (category == "full_name" || category == "address") {
+    // Each word keeps its first letter; an address's numbers are hidden too.
     std::string out;
     std::size_t i = 0;
     bool word_start = true;
@@ -166,7 +174,10 @@ std::string mask(const std::string& category, const std::string& value) {
         if (word_start && !single) out += "***";
         word_start = false;
       } else {
-        out.append(value, b, i - b);
+        if (text::is_digit(c))
+          out += '*';
+        else
+          out.append(value, b, i - b);
         word_start = true;
       }
     }

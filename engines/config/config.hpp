@@ -129,8 +129,13 @@ struct AnalyzerConfig {
   std::int64_t max_document = 50LL << 20;  // bytes of one document (413 above)
   int max_pages = 2000;                    // pages of one PDF (422 above)
   int max_seconds = 60;                    // extraction and detection of one document (422 past it)
-  bool fetch_urls = false;                 // {"url": ...} bodies; the packaged unit has no network
-  int fetch_timeout = 30;                  // seconds for one URL
+  // Each non-admin user's budget per hour (429 past it; 0 unlimited), shared by the workers.
+  std::int64_t user_documents_per_hour = 2000;
+  std::int64_t user_bytes_per_hour = 4LL << 30;
+  std::int64_t user_pages_per_hour = 100000;
+  std::int64_t user_seconds_per_hour = 3600;
+  bool fetch_urls = false;  // {"url": ...} bodies; the packaged unit has no network
+  int fetch_timeout = 30;   // seconds for one URL
   // nginx's internal listener for the analyzer and who may reach it (nginx/render).
   std::string listen = "127.0.0.1:8181";
   std::string networks = "127.0.0.1/32,::1/128";  // comma or space separated

@@ -36,7 +36,7 @@ AnalyzerFigures probe_analyzer(const std::string& listen, std::chrono::milliseco
     return a;
   }
   const auto* o = answer.body.if_object();
-  // nginx answered for it: the listener's allow list (403) or no analyzer behind it (502, 504).
+  // nginx answered for it: the listener's allow list (403) or no analyzer behind it (503, 504).
   if (!o || !o->if_contains("ready")) {
     a.reason =
         "HTTP " + std::to_string(answer.status) +

@@ -10,13 +10,16 @@ import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
+import time
 import unittest
 import zipfile
 
-from dozor_client import (REPO, DozorTestCase, FixtureServer, admin_token, get, jwt_encode,
-                          jwt_signing_key, post, request)
+from dozor_client import (REPO, STATE_DIR, DozorTestCase, FixtureServer, admin_token, child_pids, get,
+                          jwt_encode, jwt_signing_key, post, request)
 
 ANALYZER = os.environ.get("DOZOR_TEST_ANALYZER_URL", "http://127.0.0.1:8181")
 MAX_DOCUMENT = 50 << 20
@@ -181,6 +184,14 @@ def analyze(body: bytes, *, token: str | None = None, content_type: str = "appli
 
 
 class AnalyzerTest(DozorTestCase):
+    def wait_ready(self, seconds: float = 60):
+        deadline = time.monotonic() + seconds
+        while True:
+            h = get("/health", base=ANALYZER)
+            if (h.status == 200 and h.json.get("ready")) or time.monotonic() > deadline:
+                return h
+            time.sleep(0.2)
+
     def found(self, r) -> set[str]:
         self.assertEqual(r.status, 200, r)
         return {f["category"] for f in r.json["findings"]}
@@ -354,6 +365,52 @@ class AnalyzerTest(DozorTestCase):
                 r = analyze(f.read())
         self.assertValidation(r, [("value_error", ["body"])])
         self.assertIn("encrypted", r.json["detail"][0]["msg"])
+
+    def test_a_10000_page_pdf_is_refused_before_any_page_is_read(self):
+        many = pdf([["Page %d" % i] for i in range(10000)])
+        started = time.monotonic()
+        r = analyze(many)
+        self.assertValidation(r, [("value_error", ["body"])])
+        self.assertIn("10000 pages, more than the 2000 allowed", r.json["detail"][0]["msg"])
+        self.assertLess(time.monotonic() - started, 30, "the page count is checked before the pages are read")
+
+    def test_the_page_limit_through_the_api_at_n_and_n_plus_one(self):
+        r = analyze(pdf([["Page %d" % i] for i in range(2000)]))
+        self.assertEqual(r.status, 200, r.text)
+        self.assertEqual(r.json["document"]["pages"], 2000)
+        r = analyze(pdf([["Page %d" % i] for i in range(2001)]))
+        self.assertValidation(r, [("value_error", ["body"])])
+        self.assertIn("2001 pages", r.json["detail"][0]["msg"])
+
+    def test_an_analyzer_killed_mid_document_answers_503_and_recovers(self):
+        master = int((STATE_DIR / "run" / "dozor-analyzer.pid").read_text().strip())
+        workers = child_pids(master)
+        self.assertTrue(workers, "the analyzer's master has no worker")
+        # Tens of MiB of dense personal data: seconds of work, so the kill lands mid-document.
+        line = "Смирнова Анна Сергеевна, СНИЛС 112-233-445 95, тел. +7 (916) 123-45-67, anna@example.ru\n"
+        body = (line * ((36 << 20) // len(line.encode()))).encode()
+        answer = {}
+        caller = threading.Thread(target=lambda: answer.update(r=analyze(body, content_type="text/plain")))
+        caller.start()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and get("/health", base=ANALYZER).json.get("in_flight", 0) < 1:
+            time.sleep(0.05)
+        self.assertLess(time.monotonic(), deadline, "the document never reached the analyzer")
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        # The supervisor starts a new worker; it is ready once its model is loaded again (waited
+        # for even when an assertion below fails, so the tests after this one find it ready).
+        self.addCleanup(self.wait_ready)
+        caller.join(120)
+        r = answer["r"]
+        self.assertEqual(r.status, 503, r.text)
+        self.assertIn("Analyzer unavailable", r.json["detail"])
+        self.assertEqual(r.headers.get("Retry-After"), "5")
+        self.assertEqual(self.wait_ready().status, 200)
+        self.assertFalse(workers & child_pids(master), "the killed worker is still there")
+        r = analyze("СНИЛС 112-233-445 95".encode(), content_type="text/plain")
+        self.assertEqual(r.status, 200, r.text)
+        self.assertEqual(self.found(r), {"snils"})
 
     # ------------------------------------------------------------ API errors
 

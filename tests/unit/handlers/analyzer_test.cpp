@@ -2,9 +2,11 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/test/unit_test.hpp>
+#include <ctime>
 #include <set>
 
 #include "dozor_source_dir.hpp"
+#include "engines/auth/jwt.hpp"
 #include "fcgi/analyzer_routes.hpp"
 
 using namespace dozor;
@@ -74,6 +76,42 @@ BOOST_AUTO_TEST_CASE(openapi_lists_exactly_the_route_table) {
     served.insert(m + " " + r.path);
   }
   BOOST_TEST((documented == served));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// analyzer.user_*_per_hour through the handler: a user's N-th document passes, the N+1-th is a
+// 429 with Retry-After naming the key; an admin is not limited.
+BOOST_AUTO_TEST_SUITE(analyzer_service_quota)
+
+BOOST_AUTO_TEST_CASE(a_user_past_the_hourly_budget_gets_429) {
+  BOOST_REQUIRE(analyzer::QuotaBoard::create());
+  auto c = cfg_with_model(std::string(DOZOR_SOURCE_DIR) + "/share/analyzer");
+  c.analyzer.user_documents_per_hour = 2;
+  Service s(c, "k");
+  s.load();
+  auto post = [&](bool admin) {
+    auth::Claims claims;
+    claims.sub = admin ? 1 : 42;
+    claims.name = admin ? "admin" : "user";
+    claims.adm = admin;
+    claims.exp = std::time(nullptr) + 600;
+    auto req = get("/api/v1/analyze");
+    req.method = "POST";
+    req.body = "СНИЛС 112-233-445 95";
+    req.headers["authorization"] = "Bearer " + auth::sign_jwt(claims, "k");
+    return http::analyzer_dispatch(s, req);
+  };
+  BOOST_TEST(post(false).status == 200);
+  BOOST_TEST(post(false).status == 200);
+  auto refused = post(false);
+  BOOST_TEST(refused.status == 429);
+  BOOST_TEST(std::string(body_of(refused).at("detail").as_string()).find("analyzer.user_documents_per_hour = 2") !=
+             std::string::npos);
+  bool retry_after = false;
+  for (const auto& [k, v] : refused.headers) retry_after |= k == "Retry-After" && std::stoi(v) > 0;
+  BOOST_TEST(retry_after);
+  for (int i = 0; i < 3; ++i) BOOST_TEST(post(true).status == 200);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

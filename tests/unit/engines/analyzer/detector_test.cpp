@@ -123,6 +123,34 @@ BOOST_AUTO_TEST_CASE(names_in_cases_orders_and_initials) {
   BOOST_TEST(!found("иванов иван", "full_name"));  // not capitalised: not a name in running text
 }
 
+BOOST_AUTO_TEST_CASE(postal_addresses_from_index_to_flat) {
+  auto value_of = [](const std::string& text) {
+    for (const auto& f : scan(text))
+      if (f.category == "address") return f.value;
+    return std::string();
+  };
+  BOOST_TEST(value_of("Адрес регистрации: 123456, г. Москва, ул. Ленина, д. 5, корп. 2, кв. 12. Тел.") ==
+             "123456, г. Москва, ул. Ленина, д. 5, корп. 2, кв. 12");
+  BOOST_TEST(value_of("Проживает: 190000, Санкт-Петербург, Невский пр-т, д. 28/3, кв. 7") ==
+             "190000, Санкт-Петербург, Невский пр-т, д. 28/3, кв. 7");
+  BOOST_TEST(value_of("142100, Московская обл., г. Подольск, ул. Маршала Жукова, д. 14") ==
+             "142100, Московская обл., г. Подольск, ул. Маршала Жукова, д. 14");
+  BOOST_TEST(value_of("офис: г. Нижний Новгород, проспект Гагарина, 23") ==
+             "г. Нижний Новгород, проспект Гагарина, 23");
+  BOOST_TEST(value_of("ул. 8 Марта, д. 1") == "ул. 8 Марта, д. 1");
+  // A capitalised word before a street is a city only after an index: here it is a name.
+  BOOST_TEST(value_of("Сидоров Петр, ул. Ленина, д. 5") == "ул. Ленина, д. 5");
+  BOOST_TEST(!found("Улица Ленина закрыта на ремонт до 5 мая", "address"));
+  BOOST_TEST(!found("г. Москва, Россия", "address"), "a city without a street and house");
+  BOOST_TEST(!found("ул. Ленина без номера дома", "address"));
+}
+
+BOOST_AUTO_TEST_CASE(an_abbreviation_in_context_is_a_whole_word) {
+  // "омс" is context for a policy number; "Омск" is not (a card beside a city stayed a card).
+  BOOST_TEST(categories("Номер 5075 8388 8632 0235, офис в г. Омск") == std::multiset<std::string>{"bank_card"});
+  BOOST_TEST(categories("Полис ОМС: 7751 2300 1234 5678") == std::multiset<std::string>{"oms_policy"});
+}
+
 BOOST_AUTO_TEST_CASE(special_categories_flagged) {
   Document doc;
   doc.type = "text";
@@ -145,6 +173,7 @@ BOOST_AUTO_TEST_CASE(masking_hides_all_but_the_tail) {
   BOOST_TEST(mask("email", "ivan.petrov@example.ru") == "i***@example.ru");
   BOOST_TEST(mask("full_name", "Иванов Иван Иванович") == "И*** И*** И***");
   BOOST_TEST(mask("full_name", "Смирнова А. П.") == "С*** А. П.");
+  BOOST_TEST(mask("address", "г. Москва, ул. Ленина, д. 5, кв. 12") == "г. М***, у***. Л***, д. *, к***. **");
   BOOST_TEST(mask("car_plate", "А123ВС77") == "******77");
   auto f = scan("СНИЛС 112-233-445 95");
   BOOST_REQUIRE(f.size() == 1u);
