@@ -184,8 +184,15 @@ def main():
     master, children = analyzer_processes(a.state)
     before = {p: proc_status(p) for p in [master] + children if p}
 
+    retried = []
+
     def analyze(d):
-        s, b = client.call("POST", "/api/v1/analyze?reveal=true", d.body, CONTENT_TYPE.get(d.fmt, "application/octet-stream"))
+        for attempt in range(2):
+            s, b = client.call("POST", "/api/v1/analyze?reveal=true", d.body,
+                               CONTENT_TYPE.get(d.fmt, "application/octet-stream"))
+            if s != 502 or attempt:
+                break
+            retried.append(d.name)  # nginx found its kept upstream connection closed: once more
         if s != 200:
             return {"error": "%d %s" % (s, b[:200].decode(errors="replace"))}
         return json.loads(b)
@@ -264,6 +271,9 @@ def main():
         print(line)
     print("%-12s %5d %6d %8.1f %8.1f %8.2f" % ("all", len(docs), sum(d.pages for d in docs), total_mb * 1000 / len(docs),
                                                len(docs) / all_s, total_mb / all_s))
+    if retried:
+        print("\n502 answers retried once (nginx: upstream prematurely closed connection): %d of %d analyses (%s)"
+              % (len(retried), len(docs) * a.rounds + len(gen.FORMATS), ", ".join(sorted(set(retried)))))
     if errors:
         print("\nrefused documents: %d, e.g. %s: %s" % (len(errors), errors[0][0].name, errors[0][1]))
 

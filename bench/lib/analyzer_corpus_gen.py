@@ -609,9 +609,12 @@ def organisation(g: Gen, rec: Record, planted: bool, lang: str, bik: str):
             # A valid INN-10 without its context, and wrong check digits with it.
             rec.add("ООО «Ромашка», ОГРН {}, ИНН {}".format(og_bad, inn_bad) if lang == "ru" else
                     "Romashka LLC, OGRN {}, INN {}".format(og_bad, inn_bad))
-            for _ in range(2):  # out of reach of the context words above
-                rec.add(" ".join(g.pick(FILLER_RU if lang == "ru" else FILLER_EN) for _ in range(2)))
+            # Out of reach of the context words around it (a PDF page is one segment, so the
+            # window spans lines there).
+            filler = lambda: rec.add(" ".join(g.pick(FILLER_RU if lang == "ru" else FILLER_EN) for _ in range(2)))  # noqa: E731
+            filler(), filler()
             rec.add(("Код клиента {}" if lang == "ru" else "Client code {}").format(inn))
+            filler()
     else:
         inn, inn_bad = g.inn12()
         og, og_bad = g.ogrnip()
