@@ -18,6 +18,7 @@ import time
 import unittest
 import zipfile
 
+from analyzer_corpus import docx, html, odt, pdf, rtf, xlsx
 from dozor_client import (REPO, STATE_DIR, DozorTestCase, FixtureServer, admin_token, child_pids, get,
                           jwt_encode, jwt_signing_key, post, request)
 
@@ -72,109 +73,6 @@ CLEAN_EN = [
 
 def categories(lines):
     return sorted({c for _, c in lines})
-
-
-def xml_escape(s: str) -> str:
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def docx(paragraphs: list[str], document_xml: str | None = None) -> bytes:
-    body = "".join('<w:p><w:r><w:t xml:space="preserve">%s</w:t></w:r></w:p>' % xml_escape(p) for p in paragraphs)
-    document_xml = document_xml or (
-        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-        '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
-        "<w:body>%s</w:body></w:document>" % body)
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("[Content_Types].xml",
-                   '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-                   '<Default Extension="xml" ContentType="application/xml"/>'
-                   '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>')
-        z.writestr("word/document.xml", document_xml)
-    return buf.getvalue()
-
-
-def xlsx(rows: list[list[str | int]]) -> bytes:
-    def col(i):
-        return chr(ord("A") + i)
-
-    xml_rows = []
-    for r, row in enumerate(rows, 1):
-        cells = []
-        for c, v in enumerate(row):
-            ref = "%s%d" % (col(c), r)
-            if isinstance(v, int):
-                cells.append('<c r="%s"><v>%d</v></c>' % (ref, v))
-            else:
-                cells.append('<c r="%s" t="inlineStr"><is><t>%s</t></is></c>' % (ref, xml_escape(v)))
-        xml_rows.append('<row r="%d">%s</row>' % (r, "".join(cells)))
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
-        z.writestr("xl/workbook.xml",
-                   '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
-                   'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
-                   '<sheets><sheet name="Сотрудники" sheetId="1" r:id="rId1"/></sheets></workbook>')
-        z.writestr("xl/_rels/workbook.xml.rels",
-                   '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-                   '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" '
-                   'Target="worksheets/sheet1.xml"/></Relationships>')
-        z.writestr("xl/worksheets/sheet1.xml",
-                   '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
-                   "<sheetData>%s</sheetData></worksheet>" % "".join(xml_rows))
-    return buf.getvalue()
-
-
-def odt(paragraphs: list[str]) -> bytes:
-    body = "".join("<text:p>%s</text:p>" % xml_escape(p) for p in paragraphs)
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.text")  # stored, first
-        z.writestr("content.xml",
-                   '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
-                   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-                   'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">'
-                   "<office:body><office:text>%s</office:text></office:body></office:document-content>" % body,
-                   zipfile.ZIP_DEFLATED)
-    return buf.getvalue()
-
-
-def pdf(pages: list[list[str]]) -> bytes:
-    """A minimal PDF (Helvetica, ASCII text), one content stream per page, with a correct xref."""
-    objects = ["<< /Type /Catalog /Pages 2 0 R >>", None, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
-    kids = []
-    for lines in pages:
-        ops = "BT /F1 11 Tf 72 760 Td 14 TL " + " ".join("(%s) Tj T*" % l.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") for l in lines) + " ET"
-        objects.append("<< /Length %d >>\nstream\n%s\nendstream" % (len(ops), ops))
-        content_no = len(objects)
-        objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
-                       "/Contents %d 0 R >>" % content_no)
-        kids.append("%d 0 R" % len(objects))
-    objects[1] = "<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join(kids), len(kids))
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for i, o in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (i, o.encode("latin-1"))
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for off in offsets:
-        out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
-
-
-def html(paragraphs: list[str]) -> bytes:
-    body = "".join("<p>%s</p>" % xml_escape(p) for p in paragraphs)
-    return ("<!DOCTYPE html><html><head><meta charset=utf-8><title>Документ</title>"
-            "<script>var snils='112-233-445 95';</script></head><body>%s</body></html>" % body).encode()
-
-
-def rtf(paragraphs: list[str]) -> bytes:
-    def enc(s):
-        return "".join(c if ord(c) < 128 else "\\u%d?" % ord(c) for c in s)
-    return ("{\\rtf1\\ansi\\ansicpg1251{\\fonttbl{\\f0 Times New Roman;}}\\f0 " +
-            "".join(enc(p) + "\\par " for p in paragraphs) + "}").encode()
 
 
 def analyze(body: bytes, *, token: str | None = None, content_type: str = "application/octet-stream",

@@ -1,0 +1,144 @@
+"""Writers of the document formats dozor-analyzer reads (docs/analyzer.md), shared by
+tests/integration/test_analyzer.py and bench/analyzer: each takes paragraphs (or rows, or pages
+of lines) and returns the document's bytes. Built with the standard library only, so the bench
+can generate its corpus without a running stack."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+
+def xml_escape(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def docx(paragraphs: list[str], document_xml: str | None = None) -> bytes:
+    body = "".join('<w:p><w:r><w:t xml:space="preserve">%s</w:t></w:r></w:p>' % xml_escape(p) for p in paragraphs)
+    document_xml = document_xml or (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+        "<w:body>%s</w:body></w:document>" % body)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml",
+                   '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+                   '<Default Extension="xml" ContentType="application/xml"/>'
+                   '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>')
+        z.writestr("word/document.xml", document_xml)
+    return buf.getvalue()
+
+
+def xlsx(rows: list[list[str | int]]) -> bytes:
+    def col(i):
+        return chr(ord("A") + i)
+
+    xml_rows = []
+    for r, row in enumerate(rows, 1):
+        cells = []
+        for c, v in enumerate(row):
+            ref = "%s%d" % (col(c), r)
+            if isinstance(v, int):
+                cells.append('<c r="%s"><v>%d</v></c>' % (ref, v))
+            else:
+                cells.append('<c r="%s" t="inlineStr"><is><t>%s</t></is></c>' % (ref, xml_escape(v)))
+        xml_rows.append('<row r="%d">%s</row>' % (r, "".join(cells)))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
+        z.writestr("xl/workbook.xml",
+                   '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+                   'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+                   '<sheets><sheet name="Сотрудники" sheetId="1" r:id="rId1"/></sheets></workbook>')
+        z.writestr("xl/_rels/workbook.xml.rels",
+                   '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                   '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" '
+                   'Target="worksheets/sheet1.xml"/></Relationships>')
+        z.writestr("xl/worksheets/sheet1.xml",
+                   '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                   "<sheetData>%s</sheetData></worksheet>" % "".join(xml_rows))
+    return buf.getvalue()
+
+
+def odt(paragraphs: list[str]) -> bytes:
+    body = "".join("<text:p>%s</text:p>" % xml_escape(p) for p in paragraphs)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.text")  # stored, first
+        z.writestr("content.xml",
+                   '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+                   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+                   'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">'
+                   "<office:body><office:text>%s</office:text></office:body></office:document-content>" % body,
+                   zipfile.ZIP_DEFLATED)
+    return buf.getvalue()
+
+
+def _to_unicode_cmap() -> bytes:
+    """A ToUnicode CMap for windows-1251 single-byte codes, so text extractors map every code back
+    to its character whatever glyphs the font has (the standard 14 fonts have no Cyrillic)."""
+    pairs = []
+    for code in range(0x20, 0x100):
+        try:
+            ch = bytes([code]).decode("cp1251")
+        except UnicodeDecodeError:
+            continue
+        pairs.append("<%02X> <%04X>" % (code, ord(ch)))
+    blocks = []
+    for i in range(0, len(pairs), 100):
+        chunk = pairs[i:i + 100]
+        blocks.append("%d beginbfchar\n%s\nendbfchar" % (len(chunk), "\n".join(chunk)))
+    return ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << /Registry (Adobe) "
+            "/Ordering (UCS) /Supplement 0 >> def /CMapName /Adobe-Identity-UCS def /CMapType 2 def "
+            "1 begincodespacerange <00> <FF> endcodespacerange\n%s\nendcmap CMapName currentdict /CMap "
+            "defineresource pop end end" % "\n".join(blocks)).encode()
+
+
+def pdf(pages: list[list[str]]) -> bytes:
+    """A minimal PDF (Helvetica), one content stream per page, with a correct xref. ASCII text is
+    written as is; text with other characters is encoded in windows-1251 with a ToUnicode CMap."""
+    cyrillic = any(any(ord(c) > 127 for c in line) for lines in pages for line in lines)
+    encoding = "cp1251" if cyrillic else "latin-1"
+    objects: list[bytes | None] = [b"<< /Type /Catalog /Pages 2 0 R >>", None, None]
+    if cyrillic:
+        cmap = _to_unicode_cmap()
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(cmap), cmap))
+        objects[2] = (b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding "
+                      b"/ToUnicode %d 0 R >>" % len(objects))
+    else:
+        objects[2] = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    kids = []
+    for lines in pages:
+        ops = (b"BT /F1 11 Tf 72 760 Td 14 TL " +
+               b" ".join(b"(%s) Tj T*" % l.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+                         .encode(encoding) for l in lines) + b" ET")
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(ops), ops))
+        content_no = len(objects)
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                       b"/Contents %d 0 R >>" % content_no)
+        kids.append(b"%d 0 R" % len(objects))
+    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(kids), len(kids))
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, o in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, o)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def html(paragraphs: list[str]) -> bytes:
+    body = "".join("<p>%s</p>" % xml_escape(p) for p in paragraphs)
+    return ("<!DOCTYPE html><html><head><meta charset=utf-8><title>Документ</title>"
+            "<script>var snils='112-233-445 95';</script></head><body>%s</body></html>" % body).encode()
+
+
+def rtf(paragraphs: list[str]) -> bytes:
+    def enc(s):
+        return "".join(c if ord(c) < 128 else "\\u%d?" % ord(c) for c in s)
+    return ("{\\rtf1\\ansi\\ansicpg1251{\\fonttbl{\\f0 Times New Roman;}}\\f0 " +
+            "".join(enc(p) + "\\par " for p in paragraphs) + "}").encode()
