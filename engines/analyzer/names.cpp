@@ -80,7 +80,7 @@ std::unordered_set<std::string> surname_forms(const std::unordered_set<std::stri
 }
 
 bool is_patronymic(std::string_view folded) {
-  static const re2::RE2 kRe("[\\p{Cyrillic}]{2,}(?:(?:ович|евич|ьич)(?:а|у|ем|е)?|(?:овн|евн|ичн)(?:а|ы|е|у|ой|ою))");
+  static const re2::RE2 kRe("[\\p{Cyrillic}]{2,}(?:(?:ович|евич|ич)(?:а|у|ем|е)?|(?:овн|евн|ичн)(?:а|ы|е|у|ой|ою))");
   return re2::RE2::FullMatch(re2::StringPiece(folded.data(), folded.size()), kRe);
 }
 

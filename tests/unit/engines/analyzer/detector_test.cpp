@@ -121,6 +121,12 @@ BOOST_AUTO_TEST_CASE(names_in_cases_orders_and_initials) {
   BOOST_TEST(found("John Smith", "full_name"));
   BOOST_TEST(!found("Приказ по Москве", "full_name"));
   BOOST_TEST(!found("иванов иван", "full_name"));  // not capitalised: not a name in running text
+  // Patronymics of names in -а (Никита → Никитич, Лука → Лукич) in their case forms.
+  for (const char* text : {"Иванов Сергей Никитич", "Сидорову Олегу Никитичу", "Герман Никитич Емельянов"}) {
+    auto f = scan(text);
+    BOOST_TEST_REQUIRE(f.size() == 1u, text);
+    BOOST_TEST(f[0].value == text);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(postal_addresses_from_index_to_flat) {
