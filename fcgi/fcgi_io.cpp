@@ -8,6 +8,16 @@
 #include "fcgi/http_error.hpp"
 
 namespace dozor::fcgi {
+namespace {
+
+// After the body comes the end of the stdin stream (an empty FCGI_STDIN record), which must be
+// read with the request: libfcgi drops its buffer at the next request, so an end record that
+// arrived after the body was read stays in the socket, the next request on the kept connection
+// starts with it, and libfcgi closes the connection as a protocol error under nginx's request (a
+// 502 nginx never retries for a POST). True when the stream ends there, as it must.
+bool read_stdin_end(FCGX_Stream* in) { return FCGX_GetChar(in) == EOF; }
+
+}  // namespace
 
 std::size_t FcgiBodyStream::read(char* buf, std::size_t n) {
   if (left_ <= 0) return 0;
@@ -15,6 +25,8 @@ std::size_t FcgiBodyStream::read(char* buf, std::size_t n) {
   int got = FCGX_GetStr(buf, static_cast<int>(std::min<std::size_t>(n, 1 << 20)), in_);
   if (got <= 0) throw http::HttpError(400, "The request body ended before its Content-Length");
   left_ -= got;
+  if (left_ == 0 && !read_stdin_end(in_))
+    throw http::HttpError(400, "The request body is longer than its Content-Length");
   return static_cast<std::size_t>(got);
 }
 
@@ -64,6 +76,7 @@ ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& ou
   if (content_length < 0) return ReadStatus::BadRequest;
   if (long long limit = decide && stream ? decide(out) : 0; limit > 0) {
     if (content_length > limit) return ReadStatus::TooLarge;
+    if (content_length == 0 && !read_stdin_end(req.in)) return ReadStatus::BadRequest;
     stream->emplace(req.in, content_length);
     out.body_stream = &**stream;
     out.content_length = content_length;
@@ -77,7 +90,8 @@ ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& ou
     if (n <= 0) break;
     got += static_cast<std::size_t>(n);
   }
-  if (got < out.body.size()) return ReadStatus::BadRequest;  // the body ended before CONTENT_LENGTH
+  if (got < out.body.size()) return ReadStatus::BadRequest;    // the body ended before CONTENT_LENGTH
+  if (!read_stdin_end(req.in)) return ReadStatus::BadRequest;  // longer than CONTENT_LENGTH
   return ReadStatus::Ok;
 }
 

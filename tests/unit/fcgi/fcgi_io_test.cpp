@@ -10,8 +10,10 @@
 
 #include <boost/test/unit_test.hpp>
 #include <cerrno>
+#include <chrono>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace dozor::fcgi;
@@ -252,6 +254,46 @@ BOOST_FIXTURE_TEST_CASE(a_small_unread_streamed_body_is_read_away_and_the_connec
   BOOST_TEST(serve_one() == "/next");
   FCGX_Finish_r(&req);
   BOOST_TEST(read_reply(web).stdout_text.find("/next:ok") != std::string::npos);
+}
+
+// The stdin stream's end record arriving after the body was read (nginx writes it separately
+// when the body fills its buffer): read with the request, else the next request on the kept
+// connection starts with it and libfcgi closes the connection (nginx answered 502).
+BOOST_FIXTURE_TEST_CASE(the_stdin_end_that_arrives_late_is_read_with_its_request, Fixture) {
+  for (bool streamed : {false, true}) {
+    BOOST_TEST_CONTEXT((streamed ? "streamed" : "read whole")) {
+      int sv[2];
+      BOOST_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+      if (web >= 0) close(web);
+      app = sv[0];
+      web = sv[1];
+      adopt_connection(req, app);
+      std::string first = request_bytes(1, true, "/post", "body");
+      send_all(web, first.substr(0, first.size() - 8));  // all but the empty FCGI_STDIN record
+      std::thread late([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        send_all(web, first.substr(first.size() - 8));
+      });
+      BOOST_REQUIRE(FCGX_Accept_r(&req) == 0);
+      dozor::http::Request in;
+      std::optional<FcgiBodyStream> stream;
+      auto decide = [&](const dozor::http::Request&) { return streamed ? 1LL << 20 : 0LL; };
+      BOOST_REQUIRE((read_request(req, 1 << 20, in, decide, &stream) == ReadStatus::Ok));
+      if (streamed) {
+        char buf[16];
+        BOOST_TEST(stream->read(buf, sizeof buf) == 4u);
+      }
+      late.join();
+      write_response(req, dozor::http::Response::error(405, "no"));
+      FCGX_Finish_r(&req);
+      BOOST_TEST(read_reply(web).ended);
+      BOOST_REQUIRE(kept_connection(req) == app);
+      send_all(web, request_bytes(2, true, "/next", "ok"));
+      BOOST_TEST(serve_one() == "/next");
+      FCGX_Finish_r(&req);
+      BOOST_TEST(read_reply(web).stdout_text.find("/next:ok") != std::string::npos);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
