@@ -190,9 +190,9 @@ def main():
         for attempt in range(2):
             s, b = client.call("POST", "/api/v1/analyze?reveal=true", d.body,
                                CONTENT_TYPE.get(d.fmt, "application/octet-stream"))
-            if s != 502 or attempt:
+            if s not in (502, 503) or attempt:
                 break
-            retried.append(d.name)  # nginx found its kept upstream connection closed: once more
+            retried.append(d.name)  # no analyzer answered (nginx's 503 with Retry-After): once more
         if s != 200:
             return {"error": "%d %s" % (s, b[:200].decode(errors="replace"))}
         return json.loads(b)
@@ -272,7 +272,7 @@ def main():
     print("%-12s %5d %6d %8.1f %8.1f %8.2f" % ("all", len(docs), sum(d.pages for d in docs), total_mb * 1000 / len(docs),
                                                len(docs) / all_s, total_mb / all_s))
     if retried:
-        print("\n502 answers retried once (nginx: upstream prematurely closed connection): %d of %d analyses (%s)"
+        print("\n503 answers (no analyzer answered) retried once: %d of %d analyses (%s)"
               % (len(retried), len(docs) * a.rounds + len(gen.FORMATS), ", ".join(sorted(set(retried)))))
     if errors:
         print("\nrefused documents: %d, e.g. %s: %s" % (len(errors), errors[0][0].name, errors[0][1]))

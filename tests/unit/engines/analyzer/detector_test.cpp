@@ -144,6 +144,9 @@ BOOST_AUTO_TEST_CASE(postal_addresses_from_index_to_flat) {
   BOOST_TEST(value_of("офис: г. Нижний Новгород, проспект Гагарина, 23") ==
              "г. Нижний Новгород, проспект Гагарина, 23");
   BOOST_TEST(value_of("ул. 8 Марта, д. 1") == "ул. 8 Марта, д. 1");
+  // A line break inside (a PDF wraps long lines) does not end the address.
+  BOOST_TEST(value_of("Адрес: 170100, Тверская обл., г. Ржев, ул. Первомайская, д. 11,\nкв. 396 и далее") ==
+             "170100, Тверская обл., г. Ржев, ул. Первомайская, д. 11,\nкв. 396");
   // A capitalised word before a street is a city only after an index: here it is a name.
   BOOST_TEST(value_of("Сидоров Петр, ул. Ленина, д. 5") == "ул. Ленина, д. 5");
   BOOST_TEST(!found("Улица Ленина закрыта на ремонт до 5 мая", "address"));
