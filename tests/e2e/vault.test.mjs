@@ -1,7 +1,8 @@
 // (Issues 10 and 11 §2) The vault's file browser in a real browser: sign in on /vault/login, the
 // user's home folder listed with folders first, files uploaded through the page's picker, and a
 // file checked for personal data by the analyzer — the dialog names the risk and the categories,
-// never a value; a clean file says nothing was found.
+// never a value; a clean file says nothing was found. A file renamed, deleted to the trash and
+// restored from it through the page's own dialogs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as pwRequest } from 'playwright-core';
@@ -55,16 +56,25 @@ after(async () => {
   await browser?.close();
 });
 
+/** Signs in on /vault/login and opens `folder` (under the user's home; created first unless it is the home). */
+async function openFolder(page, folder) {
+  if (folder !== `/home/${user.username}`) {
+    const session = await vaultSession(user.username, user.password);
+    await session.mkdir(folder);
+    await session.dispose();
+  }
+  await page.goto('/vault/login');
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/vault\/browse/);
+  await page.goto(`/vault/browse?path=${encodeURIComponent(folder)}`);
+  await waitLoaded(page);
+}
+
 test('a signed-in user uploads files and checks one for personal data', async (t) => {
   await withPage(t, browser, async (page, { log }) => {
-    await page.goto('/vault/login');
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/vault\/browse/);
-    const home = `/home/${user.username}`;
-    await page.goto(`/vault/browse?path=${encodeURIComponent(home)}`);
-    await waitLoaded(page);
+    await openFolder(page, `/home/${user.username}`);
     assert.match(await page.locator('main').innerText(), /This folder is empty/);
 
     await page.setInputFiles('#vault-upload', [
@@ -92,6 +102,40 @@ test('a signed-in user uploads files and checks one for personal data', async (t
     await clean.waitFor();
     assert.match(await clean.innerText(), /No personal data was found/);
     await clean.getByRole('button', { name: 'Close' }).click();
+    assert.deepEqual(log.errors, []);
+  });
+});
+
+test('a file is renamed, deleted to the trash and restored from it', async (t) => {
+  await withPage(t, browser, async (page, { log }) => {
+    await openFolder(page, `/home/${user.username}/drafts`);
+    await page.setInputFiles('#vault-upload', [
+      { name: 'draft.txt', mimeType: 'text/plain', buffer: Buffer.from('first draft\n') },
+    ]);
+    await page.getByRole('link', { name: 'draft.txt', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Rename draft.txt', exact: true }).click();
+    const ask = page.getByRole('dialog', { name: 'New name (or path):' });
+    await ask.waitFor();
+    await ask.getByRole('textbox').fill('final.txt');
+    await ask.getByRole('button', { name: 'OK', exact: true }).click();
+    await page.getByRole('link', { name: 'final.txt', exact: true }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'draft.txt', exact: true }).count(), 0, 'the old name is gone');
+
+    await page.getByRole('button', { name: 'Delete final.txt', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete final.txt?' });
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('This folder is empty').waitFor();
+
+    await page.getByRole('button', { name: 'Trash', exact: true }).click();
+    const trash = page.locator('.vault-trash-section');
+    await trash.getByText(/drafts\/final\.txt/).waitFor();
+    await trash.getByRole('button', { name: 'Restore', exact: true }).first().click();
+    await page.getByRole('link', { name: 'final.txt', exact: true }).waitFor();
+    const download = await page.request.get(
+      `/vault/download?path=${encodeURIComponent(`/home/${user.username}/drafts/final.txt`)}`);
+    assert.equal(download.status(), 200);
+    assert.equal(await download.text(), 'first draft\n', 'the restored file has its content');
     assert.deepEqual(log.errors, []);
   });
 });
