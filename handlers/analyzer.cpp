@@ -62,11 +62,11 @@ class Quota {
         user_(caller ? caller->id : 0),
         budget_{cfg.user_documents_per_hour, cfg.user_bytes_per_hour, cfg.user_pages_per_hour,
                 cfg.user_seconds_per_hour} {
+    // A refusal throws, so a constructed Quota with a board was admitted.
     if (board_) refuse_if(board_->admit(user_, budget_, unix_ms()));
-    admitted_ = board_ != nullptr;
   }
   ~Quota() {
-    if (admitted_) board_->charge(user_, pages_, unix_ms() - started_ms_, unix_ms());
+    if (board_) board_->charge(user_, pages_, unix_ms() - started_ms_, unix_ms());
   }
   Quota(const Quota&) = delete;
   Quota& operator=(const Quota&) = delete;
@@ -89,7 +89,6 @@ class Quota {
   analyzer::QuotaBoard* board_;
   std::int64_t user_;
   analyzer::Budget budget_;
-  bool admitted_ = false;
   std::int64_t pages_ = 0;
   std::int64_t started_ms_ = unix_ms();
 };

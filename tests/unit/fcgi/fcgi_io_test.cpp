@@ -130,6 +130,24 @@ struct Fixture {
     close(web);
   }
 
+  // A fresh socketpair in place of the web end's connection (the old worker end is libfcgi's).
+  void new_connection() {
+    int sv[2];
+    BOOST_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
+    if (web >= 0) close(web);
+    app = sv[0];
+    web = sv[1];
+  }
+
+  // The kept connection carries the next request, read from its first byte.
+  void serves_the_next_request_on_the_kept_connection() {
+    BOOST_REQUIRE(kept_connection(req) == app);
+    send_all(web, request_bytes(2, true, "/next", "ok"));
+    BOOST_TEST(serve_one() == "/next");
+    FCGX_Finish_r(&req);
+    BOOST_TEST(read_reply(web).stdout_text.find("/next:ok") != std::string::npos);
+  }
+
   // Serves one request (already sent by the web end): reads its body and answers it.
   std::string serve_one(bool force_close = false) {
     BOOST_REQUIRE(FCGX_Accept_r(&req) == 0);
@@ -203,11 +221,7 @@ BOOST_FIXTURE_TEST_CASE(fresh_connection_survives_the_finish_that_starts_accept,
   read_reply(web);
   BOOST_REQUIRE(kept_connection(req) == -1);
 
-  int sv[2];
-  BOOST_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
-  close(web);
-  app = sv[0];
-  web = sv[1];
+  new_connection();
   adopt_connection(req, app);
   send_all(web, request_bytes(7, true, "/b", "z"));
   BOOST_TEST(serve_one() == "/b");
@@ -248,12 +262,7 @@ BOOST_FIXTURE_TEST_CASE(a_small_unread_streamed_body_is_read_away_and_the_connec
   write_response(req, dozor::http::Response::error(422, "refused"));
   FCGX_Finish_r(&req);
   BOOST_TEST(read_reply(web).ended);
-  // The kept connection carries the next request, read from its first byte.
-  BOOST_TEST(kept_connection(req) == app);
-  send_all(web, request_bytes(2, true, "/next", "ok"));
-  BOOST_TEST(serve_one() == "/next");
-  FCGX_Finish_r(&req);
-  BOOST_TEST(read_reply(web).stdout_text.find("/next:ok") != std::string::npos);
+  serves_the_next_request_on_the_kept_connection();
 }
 
 // The stdin stream's end record arriving after the body was read (nginx writes it separately
@@ -262,11 +271,7 @@ BOOST_FIXTURE_TEST_CASE(a_small_unread_streamed_body_is_read_away_and_the_connec
 BOOST_FIXTURE_TEST_CASE(the_stdin_end_that_arrives_late_is_read_with_its_request, Fixture) {
   for (bool streamed : {false, true}) {
     BOOST_TEST_CONTEXT((streamed ? "streamed" : "read whole")) {
-      int sv[2];
-      BOOST_REQUIRE(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0);
-      if (web >= 0) close(web);
-      app = sv[0];
-      web = sv[1];
+      new_connection();
       adopt_connection(req, app);
       std::string first = request_bytes(1, true, "/post", "body");
       send_all(web, first.substr(0, first.size() - 8));  // all but the empty FCGI_STDIN record
@@ -290,11 +295,7 @@ BOOST_FIXTURE_TEST_CASE(the_stdin_end_that_arrives_late_is_read_with_its_request
       write_response(req, dozor::http::Response::error(405, "no"));
       FCGX_Finish_r(&req);
       BOOST_TEST(read_reply(web).ended);
-      BOOST_REQUIRE(kept_connection(req) == app);
-      send_all(web, request_bytes(2, true, "/next", "ok"));
-      BOOST_TEST(serve_one() == "/next");
-      FCGX_Finish_r(&req);
-      BOOST_TEST(read_reply(web).stdout_text.find("/next:ok") != std::string::npos);
+      serves_the_next_request_on_the_kept_connection();
     }
   }
 }
