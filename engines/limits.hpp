@@ -107,6 +107,12 @@ inline constexpr std::size_t kContextWindowChars = 64;             // context wo
 inline constexpr std::size_t kManifestMaxFileBytes = 16ULL << 20;  // one file of the model bundle
 inline constexpr int kVaultCheckSeconds = 100;    // the vault's "check for personal data" (nginx allows 120 s)
 inline constexpr std::size_t kQuotaUsers = 4096;  // users whose hourly budget is tracked at once
+// OCR (analyzer.ocr): an image's pixels are checked from its header before it is decoded; a PDF
+// page is rendered for OCR when its text layer has fewer visible characters than the minimum.
+inline constexpr std::uint64_t kImageMaxPixels = 40000000;  // one image or rendered page (A4 at 600 dpi fits)
+inline constexpr std::size_t kOcrMaxPages = 100;            // pages read by OCR in one document
+inline constexpr int kOcrRenderDpi = 300;                   // PDF pages rendered for OCR (lower for huge pages)
+inline constexpr std::size_t kOcrTextLayerMinChars = 16;    // visible characters of a page not to OCR it
 }  // namespace dozor::limits::analyzer
 
 // Audits (engines/audit/full_audit.hpp, db/audit_repo.hpp; docs/audit.md)

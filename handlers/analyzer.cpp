@@ -154,12 +154,19 @@ Input read_input(const Service& s, const http::Request& req) {
 
 }  // namespace
 
-Service::Service(config::Config cfg, std::string jwt_key)
-    : cfg_(std::move(cfg)), jwt_key_(std::move(jwt_key)), quotas_(analyzer::QuotaBoard::process()) {}
+Service::Service(config::Config cfg, std::string jwt_key, OcrFactory make_ocr)
+    : cfg_(std::move(cfg)),
+      jwt_key_(std::move(jwt_key)),
+      quotas_(analyzer::QuotaBoard::process()),
+      make_ocr_(std::move(make_ocr)) {}
 
 void Service::load() {
   try {
     auto a = std::make_shared<const analyzer::Analyzer>(cfg_.analyzer.model);
+    if (cfg_.analyzer.ocr) {
+      if (!make_ocr_) throw std::runtime_error("analyzer.ocr is on but this program has no OCR engine");
+      ocr_ = make_ocr_(cfg_.analyzer);
+    }
     std::lock_guard lock(mu_);
     analyzer_ = std::move(a);
     reason_.clear();
@@ -185,6 +192,7 @@ http::Response health(Service& s, const http::Request&, const Caller*) {
   json::object body{{"status", a ? "ok" : "not_ready"},      {"ready", a != nullptr},
                     {"uptime_seconds", uptime.count()},      {"documents_analysed", s.analysed.load()},
                     {"documents_refused", s.refused.load()}, {"in_flight", s.in_flight.load()}};
+  body["ocr"] = json::object{{"enabled", s.config().analyzer.ocr}, {"languages", s.config().analyzer.ocr_languages}};
   if (a) {
     body["model"] = json::object{{"name", a->model().name}, {"version", a->model().version}, {"self_test", "passed"}};
   } else {
@@ -226,7 +234,11 @@ json::object report_json(const analyzer::Report& r, bool reveal) {
   for (const auto& c : r.special) special.push_back(json::string(c));
   json::object doc{{"type", r.type}, {"segments", r.segments}, {"characters", r.characters}, {"words", r.words}};
   if (!r.charset.empty()) doc["charset"] = r.charset;
-  if (r.type == "pdf") doc["pages"] = r.pages;
+  if (r.type == "pdf" || r.type == "image") {
+    doc["pages"] = r.pages;
+    doc["ocr_pages"] = r.ocr_pages;
+  }
+  if (r.type == "pdf") doc["pages_without_text"] = r.pages_without_text;
   return json::object{{"document", std::move(doc)},
                       {"findings", std::move(findings)},
                       {"findings_total", r.findings_total},
@@ -261,6 +273,7 @@ http::Response analyze(Service& s, const http::Request& req, const Caller* calle
     analyzer::ExtractLimits limits;
     limits.max_pages = static_cast<std::size_t>(cfg.max_pages);
     limits.deadline = analyzer::Deadline::in(cfg.max_seconds);
+    limits.ocr = s.ocr();
     auto report = a->analyze(in.bytes, in.content_type, limits);
     quota.pages(report.pages);
     auto body = report_json(report, reveal);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -28,12 +29,18 @@ struct Caller {
 // it is (and its self-test passed) every answer but /version says why it is not ready.
 class Service {
  public:
-  Service(config::Config cfg, std::string jwt_key);
+  // What reads images when analyzer.ocr is on (the program wires Tesseract in; without a
+  // factory an OCR configuration leaves the analyzer not ready, saying so).
+  using OcrFactory = std::function<std::unique_ptr<const analyzer::Ocr>(const config::AnalyzerConfig&)>;
+
+  Service(config::Config cfg, std::string jwt_key, OcrFactory make_ocr = {});
 
   // Loads the model (blocking); records the analyzer or the reason it failed.
   void load();
 
   std::shared_ptr<const analyzer::Analyzer> analyzer() const;
+  // Set with the analyzer when analyzer.ocr is on (nullptr otherwise).
+  const analyzer::Ocr* ocr() const { return ocr_.get(); }
   std::string not_ready_reason() const;
 
   const config::Config& config() const { return cfg_; }
@@ -51,6 +58,8 @@ class Service {
   std::string jwt_key_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   analyzer::QuotaBoard* quotas_;
+  OcrFactory make_ocr_;
+  std::shared_ptr<const analyzer::Ocr> ocr_;  // written by load() before analyzer_ is published
   mutable std::mutex mu_;
   std::shared_ptr<const analyzer::Analyzer> analyzer_;
   std::string reason_ = "the model is loading";

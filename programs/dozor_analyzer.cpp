@@ -8,6 +8,7 @@
 
 #include "engines/analyzer/analyzer.hpp"
 #include "engines/analyzer/quota.hpp"
+#include "engines/analyzer/tesseract_ocr.hpp"
 #include "engines/auth/auth_service.hpp"
 #include "engines/config/command_line.hpp"
 #include "engines/config/config.hpp"
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
   if (parsed.line->check_only) {
     try {
       dozor::analyzer::Analyzer a(cfg.analyzer.model);
+      if (cfg.analyzer.ocr) dozor::analyzer::TesseractOcr ocr(cfg.analyzer.ocr_languages);
       std::cout << "dozor-analyzer: configuration " << dozor::config::resolve_path(config_path) << " is valid; model "
                 << a.model().name << " " << a.model().version << " (sha256:" << a.model().checksum
                 << ") passed its self-test\n";
@@ -73,7 +75,10 @@ int main(int argc, char** argv) {
     auto load = [&] { return load_checked(config_path); };
     auto worker = [](int listen_fd, const dozor::config::Config& c) {
       dozor::net::global_init();
-      dozor::handlers::analyzer_api::Service service(c, dozor::auth::load_jwt_key(c.auth.jwt_secret_file));
+      dozor::handlers::analyzer_api::Service service(
+          c, dozor::auth::load_jwt_key(c.auth.jwt_secret_file), [](const dozor::config::AnalyzerConfig& a) {
+            return std::make_unique<const dozor::analyzer::TesseractOcr>(a.ocr_languages);
+          });
       // The model loads beside the accept loop: /health answers 503 with the reason until it
       // is loaded and self-tested, and keeps saying why if that fails.
       // Detached: run_worker ends the process with _exit, so the service outlives the loader and

@@ -40,6 +40,8 @@ Report Analyzer::analyze(const Document& doc, const Deadline& deadline) const {
   r.type = doc.type;
   r.charset = doc.charset;
   r.pages = doc.pages;
+  r.ocr_pages = doc.ocr_pages;
+  r.pages_without_text = doc.pages_without_text;
   r.segments = doc.segments.size();
   for (const auto& s : doc.segments) {
     r.characters += text::char_count(s.text);

@@ -23,9 +23,13 @@ struct Segment {
 };
 
 struct Document {
-  std::string type;            // text | html | docx | xlsx | pptx | odt | ods | pdf | rtf
+  std::string type;            // text | html | docx | xlsx | pptx | odt | ods | pdf | rtf | image
   std::string charset;         // what the bytes were decoded from (text and html)
-  std::size_t pages = 0;       // PDF
+  std::size_t pages = 0;       // PDF; an image file's pages (a TIFF may have several)
+  std::size_t ocr_pages = 0;   // pages whose text came from OCR (analyzer.ocr)
+  // PDF pages with (almost) no text layer that OCR did not read because it is off: a scan
+  // the report cannot speak for.
+  std::size_t pages_without_text = 0;
   std::size_t text_bytes = 0;  // of all segments, bounded by kMaxTextBytes
   std::vector<Segment> segments;
 };

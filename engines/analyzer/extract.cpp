@@ -20,12 +20,9 @@ std::string lower_ascii(std::string_view s) {
   return o;
 }
 
-// Binary formats the analyzer does not read: named in the 415 answer.
+// Binary formats the analyzer does not read (images without OCR): named in the 415 answer.
 const char* known_binary(std::string_view b) {
-  if (starts_with(b, "\x89PNG")) return "PNG image";
-  if (starts_with(b, "\xFF\xD8\xFF")) return "JPEG image";
-  if (starts_with(b, "GIF8")) return "GIF image";
-  if (starts_with(b, "II*\0") || starts_with(b, std::string_view("MM\0*", 4))) return "TIFF image";
+  if (const char* image = image_kind(b)) return image;
   if (starts_with(b,
                   "\x7F"
                   "ELF"))
@@ -39,6 +36,21 @@ const char* known_binary(std::string_view b) {
 }
 
 }  // namespace
+
+const char* image_kind(std::string_view b) {
+  if (starts_with(b, "\x89PNG\r\n\x1A\n")) return "PNG image";
+  if (starts_with(b, "\xFF\xD8\xFF")) return "JPEG image";
+  if (starts_with(b, "GIF87a") || starts_with(b, "GIF89a")) return "GIF image";
+  if (starts_with(b, std::string_view("II*\0", 4)) || starts_with(b, std::string_view("MM\0*", 4))) return "TIFF image";
+  if (b.size() >= 12 && starts_with(b, "RIFF") && b.substr(8, 4) == "WEBP") return "WebP image";
+  // "BM" alone starts too much text: the info header's size must be one BMP defines.
+  if (b.size() >= 18 && starts_with(b, "BM")) {
+    auto header = static_cast<unsigned char>(b[14]) | static_cast<unsigned>(static_cast<unsigned char>(b[15])) << 8;
+    if (b[16] == 0 && b[17] == 0 && (header == 12 || header == 40 || header == 52 || header == 56 || header == 108 || header == 124))
+      return "BMP image";
+  }
+  return nullptr;
+}
 
 void add_segment(Document& doc, Location where, std::string text, std::string context) {
   if (std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }))
@@ -112,7 +124,26 @@ Document extract_text(std::string_view bytes) {
   return doc;
 }
 
+Document extract_image(std::string_view bytes, const ExtractLimits& limits) {
+  const char* kind = image_kind(bytes);
+  if (!kind) throw UnsupportedDocument("unsupported document type: not an image");
+  if (!limits.ocr)
+    throw UnsupportedDocument(std::string("unsupported document type: ") + kind + " (OCR is off: analyzer.ocr)");
+  Document doc;
+  doc.type = "image";
+  auto pages = limits.ocr->read_image_file(bytes, std::min(limits.max_pages, kOcrMaxPages), limits.deadline);
+  doc.pages = doc.ocr_pages = pages.size();
+  for (std::size_t i = 0; i < pages.size(); ++i)
+    add_segment(doc, {"page", std::to_string(i + 1), ""}, std::move(pages[i]));
+  return doc;
+}
+
 Document extract(std::string_view bytes, std::string_view content_type, const ExtractLimits& limits) {
+  if (image_kind(bytes)) {  // read by OCR, or refused naming analyzer.ocr
+    Document doc = extract_image(bytes, limits);
+    limits.deadline.check();
+    return doc;
+  }
   std::string type = sniff_type(bytes, content_type);
   Document doc;
   if (type == "pdf")

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "engines/analyzer/document.hpp"
+#include "engines/analyzer/ocr.hpp"
 #include "engines/limits.hpp"
 
 namespace dozor::analyzer {
@@ -13,11 +14,13 @@ namespace dozor::analyzer {
 struct ExtractLimits {
   std::size_t max_pages = limits::analyzer::kPdfMaxPages;  // config analyzer.max_pages
   Deadline deadline;                                       // config analyzer.max_seconds
+  const Ocr* ocr = nullptr;  // config analyzer.ocr: images and PDF pages without a text layer
 };
 
 // The type from the bytes (magic numbers, the container's manifest), the Content-Type only
 // breaking ties between text and HTML: text | html | docx | xlsx | pptx | odt | ods | pdf | rtf.
-// Throws UnsupportedDocument for anything else (images, archives, executables).
+// Throws UnsupportedDocument for anything else (images, archives, executables); extract() reads
+// images itself when it has OCR.
 std::string sniff_type(std::string_view bytes, std::string_view content_type);
 
 Document extract(std::string_view bytes, std::string_view content_type, const ExtractLimits& limits = {});
@@ -28,6 +31,7 @@ Document extract_html(std::string_view bytes);
 Document extract_office(std::string_view bytes, const Deadline& deadline = {});  // DOCX, XLSX, PPTX, ODT, ODS
 Document extract_pdf(std::string_view bytes, const ExtractLimits& limits);
 Document extract_rtf(std::string_view bytes);
+Document extract_image(std::string_view bytes, const ExtractLimits& limits);  // needs limits.ocr
 
 // Bytes in an unknown charset → UTF-8 (BOM, valid UTF-8, else uchardet's guess); the charset
 // used goes to `charset`.

@@ -1,15 +1,65 @@
 // PDF → pages (poppler-cpp). Encrypted and malformed files are refused with their reason; the
-// page count is bounded before any text is read.
+// page count is bounded before any text is read. With OCR, a page whose text layer is (almost)
+// empty — a scan — is rendered in grey and read by OCR; the count of such pages is bounded
+// before the first one is rendered.
 #include <poppler/cpp/poppler-document.h>
 #include <poppler/cpp/poppler-global.h>
+#include <poppler/cpp/poppler-page-renderer.h>
 #include <poppler/cpp/poppler-page.h>
 
+#include <cmath>
 #include <memory>
 #include <mutex>
 
 #include "engines/analyzer/extract.hpp"
 
 namespace dozor::analyzer {
+namespace {
+
+using namespace limits::analyzer;
+
+// Characters other than white space (a UTF-8 lead byte counts one character).
+std::size_t visible_chars(const std::string& s) {
+  std::size_t n = 0;
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    if ((c & 0xC0) != 0x80 && c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\f') ++n;
+  }
+  return n;
+}
+
+// kOcrRenderDpi, lowered for a page so large that it would pass kImageMaxPixels.
+double render_dpi(const poppler::page& page) {
+  auto box = page.page_rect(poppler::media_box);
+  double inches2 = std::abs(box.width() / 72.0) * std::abs(box.height() / 72.0);
+  double dpi = kOcrRenderDpi;
+  if (inches2 > 0 && dpi * dpi * inches2 > static_cast<double>(kImageMaxPixels))
+    dpi = std::floor(std::sqrt(static_cast<double>(kImageMaxPixels) / inches2));
+  return std::max(dpi, 1.0);
+}
+
+std::string ocr_page(const poppler::page& page, const Ocr& ocr, const Deadline& deadline) {
+  poppler::page_renderer renderer;
+  renderer.set_image_format(poppler::image::format_gray8);
+  renderer.set_render_hint(poppler::page_renderer::antialiasing, true);
+  renderer.set_render_hint(poppler::page_renderer::text_antialiasing, true);
+  double dpi = render_dpi(page);
+  poppler::image img = renderer.render_page(&page, dpi, dpi);
+  if (!img.is_valid() || img.width() <= 0 || img.height() <= 0) return {};
+  GrayImage gray;
+  gray.width = img.width();
+  gray.height = img.height();
+  gray.dpi = static_cast<int>(dpi);
+  gray.pixels.resize(static_cast<std::size_t>(gray.width) * static_cast<std::size_t>(gray.height));
+  const char* data = img.const_data();
+  for (int y = 0; y < gray.height; ++y) {
+    const auto* row = reinterpret_cast<const unsigned char*>(data + static_cast<std::ptrdiff_t>(y) * img.bytes_per_row());
+    std::copy(row, row + gray.width, gray.pixels.begin() + static_cast<std::ptrdiff_t>(y) * gray.width);
+  }
+  return ocr.read_page(gray, deadline);
+}
+
+}  // namespace
 
 Document extract_pdf(std::string_view bytes, const ExtractLimits& limits) {
   // poppler reports syntax errors on stderr by default: the analyzer's answer carries them instead.
@@ -33,12 +83,39 @@ Document extract_pdf(std::string_view bytes, const ExtractLimits& limits) {
     throw BadDocument("the PDF has " + std::to_string(pages) + " pages, more than the " +
                       std::to_string(limits.max_pages) + " allowed");
   doc.pages = static_cast<std::size_t>(pages);
+  // The text layers first: how many pages need OCR is known before any is rendered.
+  std::vector<std::string> text(static_cast<std::size_t>(pages));
+  std::vector<bool> scanned(text.size(), false);
+  std::size_t to_read = 0;
   for (int i = 0; i < pages; ++i) {
     limits.deadline.check();
     std::unique_ptr<poppler::page> page(pdf->create_page(i));
     if (!page) continue;
     auto utf8 = page->text().to_utf8();
-    add_segment(doc, {"page", std::to_string(i + 1), ""}, std::string(utf8.begin(), utf8.end()));
+    auto& t = text[static_cast<std::size_t>(i)];
+    t.assign(utf8.begin(), utf8.end());
+    if (visible_chars(t) < kOcrTextLayerMinChars) {
+      scanned[static_cast<std::size_t>(i)] = true;
+      ++to_read;
+    }
+  }
+  if (limits.ocr && to_read > kOcrMaxPages)
+    throw BadDocument("the PDF has " + std::to_string(to_read) + " pages without a text layer, more than the " +
+                      std::to_string(kOcrMaxPages) + " OCR reads in one document");
+  for (int i = 0; i < pages; ++i) {
+    auto n = static_cast<std::size_t>(i);
+    if (scanned[n] && limits.ocr) {
+      limits.deadline.check();
+      std::unique_ptr<poppler::page> page(pdf->create_page(i));
+      if (page) {
+        std::string read = ocr_page(*page, *limits.ocr, limits.deadline);
+        text[n] += text[n].empty() ? read : "\n" + read;
+        ++doc.ocr_pages;
+      }
+    } else if (scanned[n]) {
+      ++doc.pages_without_text;
+    }
+    add_segment(doc, {"page", std::to_string(i + 1), ""}, std::move(text[n]));
   }
   return doc;
 }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -70,6 +71,21 @@ Setter string_setter(std::string& field) {
             field = s;
             return true;
           }};
+}
+
+// Tesseract language names joined by '+' ("rus+eng", "chi_sim"): they become a file name.
+Setter ocr_languages_setter(std::string& field) {
+  auto assign = [&field](const std::string& s) {
+    static const std::regex kLanguages("[a-z]{3}(_[a-z]+)?(\\+[a-z]{3}(_[a-z]+)?)*");
+    if (!std::regex_match(s, kLanguages)) return false;
+    field = s;
+    return true;
+  };
+  return {[assign](const toml::node& n) {
+            auto v = n.value<std::string>();
+            return v && assign(*v);
+          },
+          assign};
 }
 
 Setter bool_setter(bool& field) {
@@ -191,6 +207,8 @@ std::map<std::string, Setter> setters(Config& c) {
       {"analyzer.user_bytes_per_hour", int_setter(c.analyzer.user_bytes_per_hour, 0, 1LL << 50)},
       {"analyzer.user_pages_per_hour", int_setter(c.analyzer.user_pages_per_hour, 0, 1000000000)},
       {"analyzer.user_seconds_per_hour", int_setter(c.analyzer.user_seconds_per_hour, 0, 1000000000)},
+      {"analyzer.ocr", bool_setter(c.analyzer.ocr)},
+      {"analyzer.ocr_languages", ocr_languages_setter(c.analyzer.ocr_languages)},
       {"analyzer.fetch_urls", bool_setter(c.analyzer.fetch_urls)},
       {"analyzer.fetch_timeout", int_setter(c.analyzer.fetch_timeout, 1, 600)},
       {"analyzer.listen", string_setter(c.analyzer.listen)},

@@ -134,6 +134,10 @@ struct AnalyzerConfig {
   std::int64_t user_bytes_per_hour = 4LL << 30;
   std::int64_t user_pages_per_hour = 100000;
   std::int64_t user_seconds_per_hour = 3600;
+  // Images and PDF pages without a text layer read by Tesseract (docs/analyzer.md "OCR"); off by
+  // default: it costs seconds per page and needs the tesseract-ocr-<lang> data installed.
+  bool ocr = false;
+  std::string ocr_languages = "rus+eng";
   bool fetch_urls = false;  // {"url": ...} bodies; the packaged unit has no network
   int fetch_timeout = 30;   // seconds for one URL
   // nginx's internal listener for the analyzer and who may reach it (nginx/render).

@@ -19,6 +19,8 @@ socket_mode = "0666"
 model = "$REPO/share/analyzer"
 # Development and test stacks fetch {"url": ...} documents from local fixture servers.
 fetch_urls = true
+# and read images and scanned PDF pages (off in the package: docs/analyzer.md "OCR").
+ocr = true
 listen = "127.0.0.1:$ANALYZER_PORT"
 networks = "127.0.0.1/32,::1/128"
 EOC
@@ -34,7 +36,8 @@ analyzer_start() {
   analyzer_stop
   say "starting dozor-analyzer ($BIN_DIR)"
   rm -f "$ANALYZER_SOCK"
-  setsid "$BIN_DIR/dozor-analyzer" --config "$CONF" </dev/null >>"$LOG/dozor-analyzer.log" 2>&1 9>&- &
+  # One OpenMP thread per OCR page, as the packaged unit sets it (ThreadSanitizer cannot see into libgomp).
+  OMP_THREAD_LIMIT=1 setsid "$BIN_DIR/dozor-analyzer" --config "$CONF" </dev/null >>"$LOG/dozor-analyzer.log" 2>&1 9>&- &
   echo $! >"$ANALYZER_PID"
   wait_until 60 analyzer_settled || true
   if ! analyzer_up || [ ! -S "$ANALYZER_SOCK" ]; then

@@ -5,6 +5,8 @@
 
 # halt_on_error: the first report ends the process, so it cannot scroll by unnoticed.
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=1
+# Third-party allocations kept for the process's life (tests/lsan.supp says which and why).
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 

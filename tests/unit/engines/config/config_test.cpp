@@ -30,6 +30,17 @@ BOOST_AUTO_TEST_CASE(environment_overrides_the_file) {
   BOOST_TEST(c.server.max_body == 4096);
 }
 
+// They name a Tesseract data file: only language names joined by '+' are taken.
+BOOST_AUTO_TEST_CASE(ocr_languages_are_names_joined_by_plus) {
+  auto c = parse("", {});
+  BOOST_TEST(!c.analyzer.ocr);
+  BOOST_TEST(c.analyzer.ocr_languages == "rus+eng");
+  BOOST_TEST(parse("[analyzer]\nocr = true\nocr_languages = \"eng+chi_sim\"\n", {}).analyzer.ocr_languages ==
+             "eng+chi_sim");
+  for (const char* bad : {"", "rus+", "../etc/passwd", "rus eng", "RUS", "ru"})
+    BOOST_CHECK_THROW(parse(std::string("[analyzer]\nocr_languages = \"") + bad + "\"\n", {}), ConfigError);
+}
+
 BOOST_AUTO_TEST_CASE(unknown_keys_and_bad_values_are_errors) {
   BOOST_CHECK_THROW(parse("[server]\nwrokers = 2\n", {}), ConfigError);
   BOOST_CHECK_THROW(parse("[server]\nworkers = \"two\"\n", {}), ConfigError);
