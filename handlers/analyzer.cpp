@@ -237,8 +237,8 @@ json::object report_json(const analyzer::Report& r, bool reveal) {
   if (r.type == "pdf" || r.type == "image") {
     doc["pages"] = r.pages;
     doc["ocr_pages"] = r.ocr_pages;
+    doc["pages_without_text"] = r.pages_without_text;
   }
-  if (r.type == "pdf") doc["pages_without_text"] = r.pages_without_text;
   return json::object{{"document", std::move(doc)},
                       {"findings", std::move(findings)},
                       {"findings_total", r.findings_total},

@@ -18,7 +18,7 @@ struct Report {
   std::string charset;
   std::size_t pages = 0;
   std::size_t ocr_pages = 0;           // pages read by OCR
-  std::size_t pages_without_text = 0;  // PDF pages with no text layer that OCR (off) did not read
+  std::size_t pages_without_text = 0;  // pages without a text layer that OCR did not read
   std::size_t segments = 0;
   std::size_t characters = 0;
   std::size_t words = 0;

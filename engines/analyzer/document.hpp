@@ -27,8 +27,8 @@ struct Document {
   std::string charset;         // what the bytes were decoded from (text and html)
   std::size_t pages = 0;       // PDF; an image file's pages (a TIFF may have several)
   std::size_t ocr_pages = 0;   // pages whose text came from OCR (analyzer.ocr)
-  // PDF pages with (almost) no text layer that OCR did not read because it is off: a scan
-  // the report cannot speak for.
+  // Pages with (almost) no text layer that OCR did not read — it is off, or the document has
+  // more than kOcrMaxPages such pages: a scan the report cannot speak for.
   std::size_t pages_without_text = 0;
   std::size_t text_bytes = 0;  // of all segments, bounded by kMaxTextBytes
   std::vector<Segment> segments;

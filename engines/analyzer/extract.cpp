@@ -131,10 +131,12 @@ Document extract_image(std::string_view bytes, const ExtractLimits& limits) {
     throw UnsupportedDocument(std::string("unsupported document type: ") + kind + " (OCR is off: analyzer.ocr)");
   Document doc;
   doc.type = "image";
-  auto pages = limits.ocr->read_image_file(bytes, std::min(limits.max_pages, kOcrMaxPages), limits.deadline);
-  doc.pages = doc.ocr_pages = pages.size();
-  for (std::size_t i = 0; i < pages.size(); ++i)
-    add_segment(doc, {"page", std::to_string(i + 1), ""}, std::move(pages[i]));
+  auto read = limits.ocr->read_image_file(bytes, limits.max_pages, kOcrMaxPages, limits.deadline);
+  doc.pages = read.pages;
+  doc.ocr_pages = read.text.size();
+  doc.pages_without_text = read.pages - read.text.size();  // past kOcrMaxPages
+  for (std::size_t i = 0; i < read.text.size(); ++i)
+    add_segment(doc, {"page", std::to_string(i + 1), ""}, std::move(read.text[i]));
   return doc;
 }
 

@@ -1,7 +1,7 @@
 // PDF → pages (poppler-cpp). Encrypted and malformed files are refused with their reason; the
 // page count is bounded before any text is read. With OCR, a page whose text layer is (almost)
-// empty — a scan — is rendered in grey and read by OCR; the count of such pages is bounded
-// before the first one is rendered.
+// empty — a scan — is rendered in grey and read by OCR, up to kOcrMaxPages of them; the others
+// are counted as pages without text.
 #include <poppler/cpp/poppler-document.h>
 #include <poppler/cpp/poppler-global.h>
 #include <poppler/cpp/poppler-page-renderer.h>
@@ -83,39 +83,22 @@ Document extract_pdf(std::string_view bytes, const ExtractLimits& limits) {
     throw BadDocument("the PDF has " + std::to_string(pages) + " pages, more than the " +
                       std::to_string(limits.max_pages) + " allowed");
   doc.pages = static_cast<std::size_t>(pages);
-  // The text layers first: how many pages need OCR is known before any is rendered.
-  std::vector<std::string> text(static_cast<std::size_t>(pages));
-  std::vector<bool> scanned(text.size(), false);
-  std::size_t to_read = 0;
   for (int i = 0; i < pages; ++i) {
     limits.deadline.check();
     std::unique_ptr<poppler::page> page(pdf->create_page(i));
     if (!page) continue;
     auto utf8 = page->text().to_utf8();
-    auto& t = text[static_cast<std::size_t>(i)];
-    t.assign(utf8.begin(), utf8.end());
-    if (visible_chars(t) < kOcrTextLayerMinChars) {
-      scanned[static_cast<std::size_t>(i)] = true;
-      ++to_read;
-    }
-  }
-  if (limits.ocr && to_read > kOcrMaxPages)
-    throw BadDocument("the PDF has " + std::to_string(to_read) + " pages without a text layer, more than the " +
-                      std::to_string(kOcrMaxPages) + " OCR reads in one document");
-  for (int i = 0; i < pages; ++i) {
-    auto n = static_cast<std::size_t>(i);
-    if (scanned[n] && limits.ocr) {
-      limits.deadline.check();
-      std::unique_ptr<poppler::page> page(pdf->create_page(i));
-      if (page) {
+    std::string text(utf8.begin(), utf8.end());
+    if (visible_chars(text) < kOcrTextLayerMinChars) {  // a scan, or a page with no text at all
+      if (limits.ocr && doc.ocr_pages < kOcrMaxPages) {
         std::string read = ocr_page(*page, *limits.ocr, limits.deadline);
-        text[n] += text[n].empty() ? read : "\n" + read;
+        text += text.empty() ? read : "\n" + read;  // the text layer, if any, first
         ++doc.ocr_pages;
+      } else {
+        ++doc.pages_without_text;
       }
-    } else if (scanned[n]) {
-      ++doc.pages_without_text;
     }
-    add_segment(doc, {"page", std::to_string(i + 1), ""}, std::move(text[n]));
+    add_segment(doc, {"page", std::to_string(i + 1), ""}, std::move(text));
   }
   return doc;
 }

@@ -19,14 +19,21 @@ struct GrayImage {
   std::vector<unsigned char> pixels;
 };
 
+// An image file's pages and the text of those read (the first `max_read`).
+struct ImageText {
+  std::size_t pages = 0;
+  std::vector<std::string> text;
+};
+
 class Ocr {
  public:
   virtual ~Ocr() = default;
-  // The text of each page of an image file (PNG, JPEG, GIF, BMP, WebP; every page of a TIFF),
-  // each page's size checked before it is decoded. Throws BadDocument for an image that cannot
-  // be decoded, is larger than kImageMaxPixels, or has more than `max_pages` pages.
-  virtual std::vector<std::string> read_image_file(std::string_view bytes, std::size_t max_pages,
-                                                   const Deadline& deadline) const = 0;
+  // The text of the first `max_read` pages of an image file (PNG, JPEG, GIF, BMP, WebP; a TIFF
+  // may have several pages), each page's size checked before it is decoded. Throws BadDocument
+  // for an image that cannot be decoded, is larger than kImageMaxPixels, or has more than
+  // `max_pages` pages.
+  virtual ImageText read_image_file(std::string_view bytes, std::size_t max_pages, std::size_t max_read,
+                                    const Deadline& deadline) const = 0;
   // The text of one rendered page.
   virtual std::string read_page(const GrayImage& page, const Deadline& deadline) const = 0;
 };

@@ -129,25 +129,26 @@ TesseractOcr::TesseractOcr(std::string languages, std::string datapath)
   engine(languages_, datapath_);
 }
 
-std::vector<std::string> TesseractOcr::read_image_file(std::string_view bytes, std::size_t max_pages,
-                                                       const Deadline& deadline) const {
+ImageText TesseractOcr::read_image_file(std::string_view bytes, std::size_t max_pages, std::size_t max_read,
+                                        const Deadline& deadline) const {
   quiet();
   const auto* data = reinterpret_cast<const l_uint8*>(bytes.data());
   bool tiff = image_kind(bytes) && std::string_view(image_kind(bytes)) == "TIFF image";
   int pages = tiff ? tiff_pages(bytes) : 1;
   if (static_cast<std::size_t>(pages) > max_pages)
     throw BadDocument("the image has " + std::to_string(pages) + " pages, more than the " + std::to_string(max_pages) +
-                      " OCR reads in one document");
-  std::vector<std::string> out;
+                      " allowed");
+  ImageText out;
+  out.pages = static_cast<std::size_t>(pages);
   std::size_t offset = 0;
   auto& api = engine(languages_, datapath_);
-  for (int i = 0; i < pages; ++i) {
+  for (int i = 0; i < pages && static_cast<std::size_t>(i) < max_read; ++i) {
     deadline.check();
     PixPtr pix = decode_page(bytes, data, offset, i, tiff);
     api.SetImage(pix.get());
     // Without a resolution in the file Tesseract guesses one (and says so on stderr).
     if (pixGetXRes(pix.get()) < 70) api.SetSourceResolution(limits::analyzer::kOcrRenderDpi);
-    out.push_back(recognise(api, deadline));
+    out.text.push_back(recognise(api, deadline));
     if (tiff && offset == 0) break;  // the last page
   }
   return out;

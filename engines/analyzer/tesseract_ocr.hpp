@@ -20,8 +20,8 @@ class TesseractOcr : public Ocr {
   // `languages` as Tesseract names them, "rus+eng"; `datapath` empty for the installed tessdata.
   explicit TesseractOcr(std::string languages, std::string datapath = {});
 
-  std::vector<std::string> read_image_file(std::string_view bytes, std::size_t max_pages,
-                                           const Deadline& deadline) const override;
+  ImageText read_image_file(std::string_view bytes, std::size_t max_pages, std::size_t max_read,
+                            const Deadline& deadline) const override;
   std::string read_page(const GrayImage& page, const Deadline& deadline) const override;
 
   const std::string& languages() const { return languages_; }

@@ -120,11 +120,14 @@ BOOST_AUTO_TEST_CASE(every_page_of_a_tiff_is_read_and_located) {
   for (const auto& f : report.findings) where.insert(f.category + "@" + f.where.kind + f.where.ref);
   BOOST_TEST(where.count("snils@page1") == 1u);
   BOOST_TEST(where.count("inn@page2") == 1u);
-  // Pages are counted before any is decoded: two pages against a limit of one is refused.
+  // Pages are counted before any is decoded: analyzer.max_pages applies as to a PDF's.
   ExtractLimits one = with_ocr();
   one.max_pages = 1;
   BOOST_CHECK_EXCEPTION(extract_image(bytes, one), BadDocument,
-                        [](const auto& e) { return says(e, "has 2 pages, more than the 1"); });
+                        [](const auto& e) { return says(e, "has 2 pages, more than the 1 allowed"); });
+  // Past kOcrMaxPages pages are counted, not read (the PDF test shows N and N+1).
+  auto doc = extract_image(bytes, with_ocr());
+  BOOST_TEST(doc.pages_without_text == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(a_scanned_pdf_page_is_read_by_ocr_and_counted_when_ocr_is_off) {
@@ -154,13 +157,17 @@ BOOST_AUTO_TEST_CASE(only_pages_without_a_text_layer_are_read_by_ocr) {
 BOOST_AUTO_TEST_CASE(pages_for_ocr_at_n_and_n_plus_one) {
   ExtractLimits l = with_ocr();
   l.deadline = Deadline::in(120);
-  auto doc = extract_pdf(blank_pdf(static_cast<int>(lim::kOcrMaxPages)), l);
+  auto n = static_cast<int>(lim::kOcrMaxPages);
+  auto doc = extract_pdf(blank_pdf(n), l);
   BOOST_TEST(doc.ocr_pages == lim::kOcrMaxPages);
-  // One more is refused before the first page is rendered.
-  BOOST_CHECK_EXCEPTION(extract_pdf(blank_pdf(static_cast<int>(lim::kOcrMaxPages) + 1), l), BadDocument,
-                        [](const auto& e) { return says(e, "OCR reads in one document"); });
+  BOOST_TEST(doc.pages_without_text == 0u);
+  // One more is not read, and the report says so: its text layer is still analysed.
+  doc = extract_pdf(blank_pdf(n + 1), l);
+  BOOST_TEST(doc.ocr_pages == lim::kOcrMaxPages);
+  BOOST_TEST(doc.pages_without_text == 1u);
   // Without OCR the same pages are only counted.
-  auto unread = extract_pdf(blank_pdf(static_cast<int>(lim::kOcrMaxPages) + 1), {});
+  auto unread = extract_pdf(blank_pdf(n + 1), {});
+  BOOST_TEST(unread.ocr_pages == 0u);
   BOOST_TEST(unread.pages_without_text == lim::kOcrMaxPages + 1);
 }
 
