@@ -29,7 +29,8 @@ import analyzer_corpus_gen as gen  # noqa: E402
 CLIENTS = 2
 CHECKSUMMED = ("snils", "inn", "ogrn", "bank_card", "bank_account", "passport_rf", "oms_policy")
 GOALS = {**{c: 0.98 for c in CHECKSUMMED}, "full_name": 0.90, "address": 0.90}
-CONTENT_TYPE = {"text-utf8": "text/plain", "text-cp1251": "text/plain", "text-en": "text/plain", "html": "text/html"}
+CONTENT_TYPE = {"text-utf8": "text/plain", "text-cp1251": "text/plain", "text-en": "text/plain", "html": "text/html",
+                "png": "image/png", "pdf-scan": "application/pdf"}
 
 
 class Client:
@@ -154,6 +155,8 @@ def main():
     ap.add_argument("--per-format", type=int, default=40)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--ocr-per-format", type=int, default=10,
+                    help="documents of each OCR format (when the analyzer has analyzer.ocr on; 0: none)")
     ap.add_argument("--dump", default="")
     ap.add_argument("--misses", type=int, default=40, help="mismatches listed per category")
     a = ap.parse_args()
@@ -170,12 +173,15 @@ def main():
 
     t0 = time.monotonic()
     docs = gen.corpus(a.per_format, a.seed)
+    ocr_on = bool(health.get("ocr", {}).get("enabled"))
+    ocr_docs = gen.ocr_corpus(a.ocr_per_format, a.seed) if ocr_on and a.ocr_per_format else []
+    formats = gen.FORMATS + (gen.OCR_FORMATS if ocr_docs else ())
     gen_s = time.monotonic() - t0
     if a.dump:
         os.makedirs(a.dump, exist_ok=True)
         with open(os.path.join(a.dump, "labels.jsonl"), "w") as labels:
-            for i, d in enumerate(docs):
-                ext = {"text-utf8": "txt", "text-cp1251": "txt", "text-en": "txt"}.get(d.fmt, d.fmt)
+            for i, d in enumerate(docs + ocr_docs):
+                ext = {"text-utf8": "txt", "text-cp1251": "txt", "text-en": "txt", "pdf-scan": "pdf"}.get(d.fmt, d.fmt)
                 name = "%03d-%s.%s" % (i, d.name, ext)
                 with open(os.path.join(a.dump, name), "wb") as f:
                     f.write(d.body)
@@ -216,11 +222,11 @@ def main():
         subprocess.run([pdftotext, "-q", "-enc", "UTF-8", pdf_paths[id(d)], "-"], stdout=subprocess.DEVNULL, check=True)
 
     # Warm-up: one document of each format (page cache, connections, the workers' first touch).
-    for fmt in gen.FORMATS:
-        analyze(next(d for d in docs if d.fmt == fmt))
+    for fmt in formats:
+        analyze(next(d for d in docs + ocr_docs if d.fmt == fmt))
 
-    by_fmt = {fmt: [d for d in docs if d.fmt == fmt] for fmt in gen.FORMATS}
-    times = {fmt: {"analyze": [], "transport": [], "pdftotext": []} for fmt in gen.FORMATS}
+    by_fmt = {fmt: [d for d in docs + ocr_docs if d.fmt == fmt] for fmt in formats}
+    times = {fmt: {"analyze": [], "transport": [], "pdftotext": []} for fmt in formats}
     reports = {}
     transport_status = set()
     for rnd in range(a.rounds):  # interleaved rounds: a burst of noise hits every figure alike
@@ -241,10 +247,17 @@ def main():
     _, children_now = analyzer_processes(a.state)
 
     # ------------------------------------------------------------ throughput
-    total_mb = sum(len(d.body) for d in docs) / 1e6
-    errors = [(d, reports[id(d)]["error"]) for d in docs if "error" in reports[id(d)]]
+    total_mb = sum(len(d.body) for d in docs + ocr_docs) / 1e6
+    errors = [(d, reports[id(d)]["error"]) for d in docs + ocr_docs if "error" in reports[id(d)]]
     print("bench/analyzer: %d documents (%d with planted data, %d clean twins), %.2f MB, generated in %.1f s (seed %d)"
-          % (len(docs), sum(d.planted_doc for d in docs), sum(not d.planted_doc for d in docs), total_mb, gen_s, a.seed))
+          % (len(docs + ocr_docs), sum(d.planted_doc for d in docs + ocr_docs),
+             sum(not d.planted_doc for d in docs + ocr_docs), total_mb, gen_s, a.seed))
+    if ocr_docs:
+        print("OCR (analyzer.ocr on, %s): %d documents typed in LibreOffice and rendered at %d dpi in grey by pdftoppm "
+              "(png: one page as PNG; pdf-scan: page images, no text layer)"
+              % (health["ocr"].get("languages"), len(ocr_docs), gen.OCR_DPI))
+    elif not ocr_on:
+        print("OCR: off on this analyzer (analyzer.ocr): the OCR formats are not measured")
     print("analyzer %s, model %s %s; %d clients with kept-alive connections to %s; medians of %d interleaved rounds"
           % (version.get("version", "?"), version["model"]["name"], version["model"]["version"], CLIENTS, a.url, a.rounds))
     print("baseline 'transport': the same bytes POSTed to the analyzer's /health over the same listener (nginx reads "
@@ -269,11 +282,12 @@ def main():
         if pt:
             line += " %10.1f %7.2f" % (len(ds) / pt, pt / s)
         print(line)
-    print("%-12s %5d %6d %8.1f %8.1f %8.2f" % ("all", len(docs), sum(d.pages for d in docs), total_mb * 1000 / len(docs),
-                                               len(docs) / all_s, total_mb / all_s))
+    every = docs + ocr_docs
+    print("%-12s %5d %6d %8.1f %8.1f %8.2f" % ("all", len(every), sum(d.pages for d in every),
+                                               total_mb * 1000 / len(every), len(every) / all_s, total_mb / all_s))
     if retried:
         print("\n503 answers (no analyzer answered) retried once: %d of %d analyses (%s)"
-              % (len(retried), len(docs) * a.rounds + len(gen.FORMATS), ", ".join(sorted(set(retried)))))
+              % (len(retried), len(every) * a.rounds + len(formats), ", ".join(sorted(set(retried)))))
     if errors:
         print("\nrefused documents: %d, e.g. %s: %s" % (len(errors), errors[0][0].name, errors[0][1]))
 
@@ -322,6 +336,19 @@ def main():
           % ("all met" if met_all else "NOT all met"))
     clean_fp = sum(1 for d in docs if not d.planted_doc and found_values(reports[id(d)]))
     print("clean twins with any finding: %d of %d" % (clean_fp, sum(not d.planted_doc for d in docs)))
+
+    if ocr_docs:
+        # Reported beside the goals, not as one: what OCR misses is recognition, not detection.
+        o_per, o_misses = score(ocr_docs, [reports[id(d)] for d in ocr_docs])
+        print("\nread by OCR (%d documents; not part of the goals above):" % len(ocr_docs))
+        for cat in [c for c in order if c in o_per] + sorted(c for c in o_per if c not in order):
+            tp, fp, fn = o_per[cat]
+            prec = tp / (tp + fp) if tp + fp else float("nan")
+            rec = tp / (tp + fn) if tp + fn else float("nan")
+            print("%-14s %7d %7d %6d %6d %6d %10.3f %8.3f" % (cat, tp + fn, tp + fp, tp, fp, fn, prec, rec))
+        o_clean = sum(1 for d in ocr_docs if not d.planted_doc and found_values(reports[id(d)]))
+        print("clean twins read by OCR with any finding: %d of %d" % (o_clean, sum(not d.planted_doc for d in ocr_docs)))
+        misses += o_misses
 
     if misses and a.misses:
         print("\nmismatches (normalised values; at most %d per category and kind):" % a.misses)

@@ -11,8 +11,11 @@ The check digits follow engines/analyzer/checksums.cpp."""
 from __future__ import annotations
 
 import os
+import pathlib
 import random
+import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,6 +25,10 @@ from analyzer_corpus import docx, html, odt, pdf, rtf, xlsx  # noqa: E402
 
 KEYWORD_CATEGORIES = ("health", "religion", "politics")
 FORMATS = ("text-utf8", "text-cp1251", "text-en", "html", "docx", "xlsx", "odt", "rtf", "pdf")
+# Read by OCR (analyzer.ocr): a page typed in LibreOffice and rendered to pixels by pdftoppm —
+# as a PNG image, and as a scanner's PDF (grey page images, no text layer).
+OCR_FORMATS = ("png", "pdf-scan")
+OCR_DPI = 200
 
 
 # ---------------------------------------------------------------- normalisation (for matching)
@@ -727,6 +734,57 @@ def make_doc(g: Gen, fmt: str, lang: str, planted: bool) -> Doc:
         doc.pages = len(pages)
         doc.body = pdf(pages)
     return doc
+
+
+def _pgm(path: pathlib.Path) -> tuple[int, int, bytes]:
+    data = path.read_bytes()
+    parts = data.split(maxsplit=4)  # P5 width height maxval pixels
+    w, h = int(parts[1]), int(parts[2])
+    return w, h, data[-w * h:]
+
+
+def ocr_corpus(per_format: int, seed: int) -> list[Doc]:
+    """per_format documents of each OCR format, half planted, half clean twins, 2/3 Russian:
+    typed (LibreOffice's text import, Liberation Mono) and rendered at OCR_DPI in grey."""
+    sys.path.insert(0, os.path.join(REPO, "tests", "fixtures", "ocr"))
+    from make_fixtures import scanned_pdf  # noqa: E402
+    g = Gen(seed + 1)
+    docs = []
+    with tempfile.TemporaryDirectory(prefix="bench-ocr-") as tmp:
+        t = pathlib.Path(tmp)
+        for fmt in OCR_FORMATS:
+            for i in range(per_format):
+                planted = i % 2 == 0
+                lang = "ru" if (i // 2) % 3 != 2 else "en"
+                doc = Doc(fmt, lang, planted)
+                # One page for the PNG; the scan may run to a second page.
+                rec = body_lines(g, lang, planted, people=1 if fmt == "png" else g.r.randrange(1, 4), filler=2)
+                doc.planted, doc.raw = rec.planted, rec.raw
+                name = "%s-%03d" % (fmt, i)
+                (t / (name + ".txt")).write_text("\n".join(x for line in rec.lines for x in wrap(line, 72)) + "\n",
+                                                 encoding="utf-8")
+                docs.append(doc)
+        names = sorted(p.name for p in t.glob("*.txt"))
+        subprocess.run(["soffice", "--headless", "--convert-to", "pdf", "--outdir", tmp] + names, cwd=tmp,
+                       check=True, capture_output=True, timeout=600)
+        k = 0
+        for fmt in OCR_FORMATS:
+            for i in range(per_format):
+                doc = docs[k]
+                k += 1
+                name = "%s-%03d" % (fmt, i)
+                subprocess.run(["pdftoppm", "-r", str(OCR_DPI), "-gray", str(t / (name + ".pdf")), str(t / name)],
+                               check=True)
+                pages = sorted(t.glob(name + "-*.pgm"))
+                doc.pages = len(pages)
+                if fmt == "png":
+                    subprocess.run(["pdftoppm", "-r", str(OCR_DPI), "-gray", "-png", "-f", "1", "-l", "1", "-singlefile",
+                                    str(t / (name + ".pdf")), str(t / name)], check=True)
+                    doc.body = (t / (name + ".png")).read_bytes()
+                    doc.pages = 1
+                else:
+                    doc.body = scanned_pdf([_pgm(p) for p in pages], OCR_DPI)
+    return docs
 
 
 def corpus(per_format: int, seed: int) -> list[Doc]:
