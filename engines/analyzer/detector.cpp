@@ -272,6 +272,9 @@ void Detector::scan_segment(const Segment& seg, const std::string& norm, const s
         if (rule.context_mode != ContextMode::None) {
           std::size_t wb = back_chars(norm, b, kContextWindowChars),
                       we = forward_chars(norm, e, kContextWindowChars / 2);
+          // A word after the value counts on its own line only: the next line's label ("Полис
+          // ОМС …" under a card number) names the next line's value.
+          we = std::min(we, norm.find('\n', e));
           std::string window = text::fold(std::string_view(norm).substr(wb, b - wb)) + " " +
                                text::fold(std::string_view(norm).substr(e, we - e));
           ctx = has_context(rule.context, window) || (!folded_extra.empty() && has_context(rule.context, folded_extra));

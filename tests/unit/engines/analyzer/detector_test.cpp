@@ -160,6 +160,16 @@ BOOST_AUTO_TEST_CASE(an_abbreviation_in_context_is_a_whole_word) {
   BOOST_TEST(categories("Полис ОМС: 7751 2300 1234 5678") == std::multiset<std::string>{"oms_policy"});
 }
 
+// Context after a value counts on its line only: a card over a "Полис ОМС" line stays a card
+// (a PDF page or an OCR'd scan is one segment of many lines).
+BOOST_AUTO_TEST_CASE(context_after_a_value_stops_at_the_line_end) {
+  BOOST_TEST(categories("Карта 2200 7012 3456 7896\nПолис ОМС 7751 2300 1234 5678") ==
+             (std::multiset<std::string>{"bank_card", "oms_policy"}));
+  BOOST_TEST(categories("Карта 2200 7012 3456 7896 (полис ОМС)") == std::multiset<std::string>{"oms_policy"});
+  // A label on the line above still names the value under it.
+  BOOST_TEST(categories("Полис ОМС:\n7751 2300 1234 5678") == std::multiset<std::string>{"oms_policy"});
+}
+
 BOOST_AUTO_TEST_CASE(special_categories_flagged) {
   Document doc;
   doc.type = "text";
