@@ -52,6 +52,9 @@ bool boundary_ok(std::string_view s, std::size_t b, std::size_t e) {
     if (text::is_letter(edge)) return text::is_letter(next) || text::is_digit(next);
     return false;
   };
+  // Digits right after a '+' belong to a phone number ("+79610110695" is not a SNILS, even when
+  // its 11 digits have a SNILS's checksum); the phone rules take the '+' into their value.
+  if (text::is_digit(first) && before == '+') return false;
   return !touches(first, before) && !touches(last, after);
 }
 

@@ -170,6 +170,12 @@ BOOST_AUTO_TEST_CASE(context_after_a_value_stops_at_the_line_end) {
   BOOST_TEST(categories("Полис ОМС:\n7751 2300 1234 5678") == std::multiset<std::string>{"oms_policy"});
 }
 
+BOOST_AUTO_TEST_CASE(digits_after_a_plus_are_a_phone_not_an_identifier) {
+  // 796-101-106 95 has a valid SNILS checksum; written after '+' it is a phone.
+  BOOST_TEST(categories("Телефон: +79610110695") == std::multiset<std::string>{"phone"});
+  BOOST_TEST(categories("СНИЛС 796-101-106 95") == std::multiset<std::string>{"snils"});
+}
+
 BOOST_AUTO_TEST_CASE(special_categories_flagged) {
   Document doc;
   doc.type = "text";
