@@ -23,10 +23,10 @@ struct Segment {
 };
 
 struct Document {
-  std::string type;            // text | html | docx | xlsx | pptx | odt | ods | pdf | rtf | image
-  std::string charset;         // what the bytes were decoded from (text and html)
-  std::size_t pages = 0;       // PDF; an image file's pages (a TIFF may have several)
-  std::size_t ocr_pages = 0;   // pages whose text came from OCR (analyzer.ocr)
+  std::string type;           // text | html | docx | xlsx | pptx | odt | ods | pdf | rtf | image
+  std::string charset;        // what the bytes were decoded from (text and html)
+  std::size_t pages = 0;      // PDF; an image file's pages (a TIFF may have several)
+  std::size_t ocr_pages = 0;  // pages whose text came from OCR (analyzer.ocr)
   // Pages with (almost) no text layer that OCR did not read — it is off, or the document has
   // more than kOcrMaxPages such pages: a scan the report cannot speak for.
   std::size_t pages_without_text = 0;

@@ -46,7 +46,8 @@ const char* image_kind(std::string_view b) {
   // "BM" alone starts too much text: the info header's size must be one BMP defines.
   if (b.size() >= 18 && starts_with(b, "BM")) {
     auto header = static_cast<unsigned char>(b[14]) | static_cast<unsigned>(static_cast<unsigned char>(b[15])) << 8;
-    if (b[16] == 0 && b[17] == 0 && (header == 12 || header == 40 || header == 52 || header == 56 || header == 108 || header == 124))
+    if (b[16] == 0 && b[17] == 0 &&
+        (header == 12 || header == 40 || header == 52 || header == 56 || header == 108 || header == 124))
       return "BMP image";
   }
   return nullptr;

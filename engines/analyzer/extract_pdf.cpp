@@ -53,7 +53,8 @@ std::string ocr_page(const poppler::page& page, const Ocr& ocr, const Deadline& 
   gray.pixels.resize(static_cast<std::size_t>(gray.width) * static_cast<std::size_t>(gray.height));
   const char* data = img.const_data();
   for (int y = 0; y < gray.height; ++y) {
-    const auto* row = reinterpret_cast<const unsigned char*>(data + static_cast<std::ptrdiff_t>(y) * img.bytes_per_row());
+    const auto* row =
+        reinterpret_cast<const unsigned char*>(data + static_cast<std::ptrdiff_t>(y) * img.bytes_per_row());
     std::copy(row, row + gray.width, gray.pixels.begin() + static_cast<std::ptrdiff_t>(y) * gray.width);
   }
   return ocr.read_page(gray, deadline);

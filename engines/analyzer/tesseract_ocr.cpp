@@ -76,8 +76,8 @@ std::string recognise(tesseract::TessBaseAPI& api, const Deadline& deadline) {
 void check_size(long long width, long long height) {
   if (width <= 0 || height <= 0) throw BadDocument("the image cannot be decoded");
   if (static_cast<unsigned long long>(width) * static_cast<unsigned long long>(height) > kImageMaxPixels)
-    throw BadDocument("the image is " + std::to_string(width) + "×" + std::to_string(height) + " pixels, more than the " +
-                      std::to_string(kImageMaxPixels) + " allowed");
+    throw BadDocument("the image is " + std::to_string(width) + "×" + std::to_string(height) +
+                      " pixels, more than the " + std::to_string(kImageMaxPixels) + " allowed");
 }
 
 // GIF's size is in its screen descriptor; Leptonica's header reader decodes the whole file.
