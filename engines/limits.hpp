@@ -59,7 +59,7 @@ inline constexpr std::int64_t kVaultMultipartOverhead = std::int64_t{1}
 // Document editing (docs/vault.md "Document editing")
 inline constexpr std::size_t kVaultDocTokenBytes = 16384;     // a document server's JWT (callback, header)
 inline constexpr std::size_t kVaultDocCallbackBytes = 65536;  // the callback's JSON body
-inline constexpr std::int64_t kVaultDocFetchBytes = std::int64_t{256} << 20;  // an edited file fetched back
+inline constexpr std::int64_t kVaultDocFetchBytes = std::int64_t{100} << 20;  // an edited file fetched back
 inline constexpr int kVaultDocFetchSeconds = 60;                              // the whole fetch of an edited file
 inline constexpr int kVaultDocConfigSeconds = 86400;                          // the editor config token's lifetime
 inline constexpr int kVaultDocDownloadSeconds = 600;                          // a signed download URL's lifetime

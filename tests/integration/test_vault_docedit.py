@@ -69,7 +69,7 @@ class FakeDocServer:
                     self.end_headers()  # no length: the body runs until the client stops reading
                     chunk = b"\0" * (1 << 20)
                     try:
-                        for _ in range(300):  # 300 MiB > limits::kVaultDocFetchBytes (256 MiB)
+                        for _ in range(110):  # 110 MiB > limits::kVaultDocFetchBytes (100 MiB)
                             self.wfile.write(chunk)
                     except OSError:
                         pass
