@@ -56,6 +56,14 @@ inline constexpr std::size_t kVaultFieldBytes = 65536;      // a non-file multip
 inline constexpr std::size_t kVaultListEntries = 100000;    // entries one listing returns
 inline constexpr std::int64_t kVaultMultipartOverhead = std::int64_t{1}
                                                         << 20;  // an upload body beyond vault.max_upload
+// Document editing (docs/vault.md "Document editing")
+inline constexpr std::size_t kVaultDocTokenBytes = 16384;     // a document server's JWT (callback, header)
+inline constexpr std::size_t kVaultDocCallbackBytes = 65536;  // the callback's JSON body
+inline constexpr std::int64_t kVaultDocFetchBytes = std::int64_t{100} << 20;  // an edited file fetched back
+inline constexpr int kVaultDocFetchSeconds = 60;                              // the whole fetch of an edited file
+inline constexpr int kVaultDocConfigSeconds = 86400;                          // the editor config token's lifetime
+inline constexpr int kVaultDocDownloadSeconds = 600;                          // a signed download URL's lifetime
+inline constexpr std::size_t kVaultDocKeyBytes = 128;                         // document.key (the protocol's bound)
 
 // HTML (engines/text/html_parse): markup nested deeper than this is not parsed
 inline constexpr std::size_t kHtmlNesting = 512;

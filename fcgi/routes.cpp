@@ -2,6 +2,7 @@
 #include "fcgi/routes.hpp"
 
 #include "handlers/handlers.hpp"
+#include "handlers/vault_docedit.hpp"
 
 namespace dozor::http {
 
@@ -113,6 +114,12 @@ Router build_router() {
   add("DELETE", "/vault/delete", vlt(h::vault_delete), Access::VaultWrite);
   add("GET", "/vault/trash", vlt(h::vault_trash), Access::Vault);
   add("POST", "/vault/restore", vlt(h::vault_restore), Access::VaultWrite);
+  // Editors (docs/vault.md "Document editing"). The download and the callback carry the document
+  // server's signature instead of a session; nginx lets only vault.docserver_networks reach them.
+  add("GET", "/vault/edit", vlt(h::vault_edit), Access::Vault);
+  add("GET", "/vault/docedit_edit", vlt(h::vault_docedit_edit), Access::Vault);
+  add("GET", "/vault/docedit_download", pub(h::vault_docedit_download), Access::Public);
+  add("POST", "/vault/docedit_callback", pub(h::vault_docedit_callback), Access::Public);
   add("GET", "/api/admin/vault/rules", usr(h::admin_vault_rules), Access::Admin);
   add("POST", "/api/admin/vault/rules", usr(h::admin_vault_grant), Access::Admin);
   add("POST", "/api/admin/vault/rules/revoke", usr(h::admin_vault_revoke), Access::Admin);

@@ -222,6 +222,10 @@ std::map<std::string, Setter> setters(Config& c) {
       {"vault.trash_days", int_setter(c.vault.trash_days, 1, 3650)},
       {"vault.session_idle", int_setter(c.vault.session_idle, 60, std::int64_t{7} * 86400)},
       {"vault.session_absolute", int_setter(c.vault.session_absolute, 300, std::int64_t{30} * 86400)},
+      {"vault.docserver_url", string_setter(c.vault.docserver_url)},
+      {"vault.docserver_jwt_secret", string_setter(c.vault.docserver_jwt_secret)},
+      {"vault.docserver_jwt_secret_file", string_setter(c.vault.docserver_jwt_secret_file)},
+      {"vault.docserver_networks", string_setter(c.vault.docserver_networks)},
   };
 }
 
@@ -295,6 +299,14 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
   if (!valid_location(c.monitor.location))
     problems << "config: monitor.location must be 1-64 characters of A-Z a-z 0-9 . _ -\n";
   if (c.vault.root.empty() || c.vault.root.front() != '/') problems << "config: vault.root must be an absolute path\n";
+  if (!c.vault.docserver_url.empty()) {
+    const auto& u = c.vault.docserver_url;
+    if ((u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0) || u.back() == '/')
+      problems << "config: vault.docserver_url must be an http(s) origin without a trailing slash\n";
+    if (c.vault.docserver_jwt_secret.size() < 16 && c.vault.docserver_jwt_secret_file.empty())
+      problems
+          << "config: vault.docserver_jwt_secret must hold at least 16 characters when vault.docserver_url is set\n";
+  }
   if (c.vault.session_idle > c.vault.session_absolute)
     problems << "config: vault.session_idle must not exceed vault.session_absolute\n";
   if (!problems.str().empty()) throw ConfigError(problems.str());
@@ -327,6 +339,7 @@ Config load(std::string path) {
   for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
   auto c = parse(text.str(), env);
   read_password_file(c);
+  read_docserver_secret_file(c);
   return c;
 }
 
@@ -343,6 +356,20 @@ void read_password_file(Config& c) {
     throw ConfigError("config: cannot read database.password_file " + d.password_file + ": " + std::strerror(errno));
   std::getline(in, d.password);
   if (!d.password.empty() && d.password.back() == '\r') d.password.pop_back();
+}
+
+void read_docserver_secret_file(Config& c) {
+  auto& v = c.vault;
+  if (v.docserver_jwt_secret_file.empty()) return;
+  // Like the database password: one source, and the value itself is never part of a message.
+  if (!v.docserver_jwt_secret.empty())
+    throw ConfigError("config: vault.docserver_jwt_secret and vault.docserver_jwt_secret_file are both set; keep one");
+  std::ifstream in(v.docserver_jwt_secret_file);
+  if (!in)
+    throw ConfigError("config: cannot read vault.docserver_jwt_secret_file " + v.docserver_jwt_secret_file + ": " +
+                      std::strerror(errno));
+  std::getline(in, v.docserver_jwt_secret);
+  if (!v.docserver_jwt_secret.empty() && v.docserver_jwt_secret.back() == '\r') v.docserver_jwt_secret.pop_back();
 }
 
 }  // namespace dozor::config

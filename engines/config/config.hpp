@@ -164,6 +164,14 @@ struct VaultConfig {
   int trash_days = 30;
   int session_idle = 1800;       // seconds without a request before a session ends
   int session_absolute = 43200;  // seconds after login when a session ends regardless
+  // Document editing (docs/vault.md "Document editing"): the ONLYOFFICE-compatible document
+  // server's origin ("https://docs.example.com"; empty: editing is off), the shared JWT secret
+  // (never logged; or docserver_jwt_secret_file, read at load like database.password_file), and
+  // the networks nginx lets reach the callback and the signed download (rendered by nginx/render).
+  std::string docserver_url;
+  std::string docserver_jwt_secret;
+  std::string docserver_jwt_secret_file;
+  std::string docserver_networks = "127.0.0.1/32 ::1/128";
 };
 
 struct Config {
@@ -196,6 +204,8 @@ Config load(std::string path);
 // Sets database.password from the first line of database.password_file, when that is set.
 // Throws ConfigError when the file cannot be read or database.password is set as well.
 void read_password_file(Config& c);
+// vault.docserver_jwt_secret_file into vault.docserver_jwt_secret (load() calls it).
+void read_docserver_secret_file(Config& c);
 
 // The pool size of one process of `kind`: database.pool_size when set, else automatic.
 int pool_size_for(const Config& c, ProcessKind kind);

@@ -182,6 +182,40 @@ Saved Vault::save_file(const Actor& a, const VaultPath& p, std::string_view cont
   });
 }
 
+Saved Vault::save_version(const Actor& a, const VaultPath& p, std::string_view content,
+                          std::int64_t* previous_trash_id) {
+  return audited(db_, a, "docedit_save", p.display(), "", [&] {
+    Access access = access_for(a.user);
+    require(access, p, {false, true, false});
+    auto existing = store_.stat(p);
+    if (existing && existing->is_dir) throw Conflict("a folder with that name exists");
+    std::int64_t limit = cfg_.max_upload;
+    if (cfg_.quota > 0) {
+      std::int64_t used = 0;
+      db_.run([&](db::Connection& c) { used = db::vault::usage_of(c, a.user.id); }, db::Retry::OnLostConnection);
+      limit = std::min(limit, std::max<std::int64_t>(cfg_.quota - used, 0));  // the old version stays counted
+    }
+    auto file = store_.begin_write(p, limit);
+    file.write(content);  // all of it written before the old version moves
+    std::int64_t trash_id = 0;
+    if (existing) {
+      db_.run([&](db::Connection& c) { trash_id = db::vault::insert_trash(c, a.user.id, p.display(), false); },
+              db::Retry::Never);
+      try {
+        std::int64_t size = store_.move_to_trash(p, a.user.id, trash_id);
+        db_.run([&](db::Connection& c) { db::vault::set_trash_size(c, trash_id, size); }, db::Retry::Never);
+      } catch (...) {
+        db_.run([&](db::Connection& c) { db::vault::delete_trash(c, trash_id); }, db::Retry::Never);
+        throw;
+      }
+    }
+    file.commit(false);
+    db_.run([&](db::Connection& c) { db::vault::add_usage(c, a.user.id, file.size()); }, db::Retry::Never);
+    if (previous_trash_id) *previous_trash_id = trash_id;
+    return Saved{p, file.size(), existing.has_value()};
+  });
+}
+
 void Vault::rename(const Actor& a, const VaultPath& from, const VaultPath& to) {
   audited(db_, a, "rename", from.display(), to.display(), [&] {
     Access access = access_for(a.user);

@@ -93,6 +93,12 @@ class Vault {
   std::optional<std::string> read_whole(const Actor& a, const VaultPath& p, std::int64_t max_bytes);
   void create_folder(const Actor& a, const VaultPath& p);
   Saved save_file(const Actor& a, const VaultPath& p, std::string_view content);
+  // A new version of an existing file from the document editor (the write right): the new
+  // content is written and fsynced first, the previous version goes to the actor's trash (where
+  // restore brings it back), then the new one takes the name. The trash id of the previous
+  // version is in `previous_trash_id` (0 when there was no file).
+  Saved save_version(const Actor& a, const VaultPath& p, std::string_view content,
+                     std::int64_t* previous_trash_id = nullptr);
   void rename(const Actor& a, const VaultPath& from, const VaultPath& to);
   std::int64_t remove(const Actor& a, const VaultPath& p);  // → the trash id
   VaultPath restore(const Actor& a, std::int64_t trash_id);

@@ -10,6 +10,8 @@ nginx_render() {
     --https-port "$HTTPS_PORT" --http-port "$HTTP_PORT" --listen "$LISTEN" \
     --worker-user "$NGINX_USER" --bench "$NGINX_BENCH" --internal-nets "$INTERNAL_NETS" \
     --vault-root "$STATE/vault" \
+    --vault-docserver-networks "$(toml_get vault docserver_networks)" \
+    --vault-docserver-url "$(toml_get vault docserver_url)" \
     --analyzer-socket "$ANALYZER_SOCK" --analyzer-listen "$(toml_get analyzer listen)" \
     --analyzer-networks "$(toml_get analyzer networks)" \
     ${DOZOR_HSTS_MAX_AGE:+--hsts-max-age "$DOZOR_HSTS_MAX_AGE"}

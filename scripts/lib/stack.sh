@@ -174,6 +174,13 @@ stack_init() {
   sed -i "s|^\[scanner\]\$|[scanner]\noast_base_url = \"http://127.0.0.1:$HTTP_PORT\"|" "$CONF"
   # Configs written before the vault existed: add its section.
   grep -q '^\[vault\]' "$CONF" || write_vault_config
+  # The vault's document server (docs/vault.md "Document editing"): a fake one the tests start
+  # on HTTPS_PORT + 9, its shared secret in a file, the callback open to 127.0.0.1 only.
+  if [ ! -s "$STATE/docserver.key" ]; then
+    (umask 077 && random_hex 32 | tr -d '\n' >"$STATE/docserver.key")
+  fi
+  sed -i '/^docserver_/d' "$CONF"
+  sed -i "s|^\[vault\]\$|[vault]\ndocserver_url = \"http://127.0.0.1:${DOZOR_DOCSERVER_PORT:-$((HTTPS_PORT + 9))}\"\ndocserver_jwt_secret_file = \"$STATE/docserver.key\"\ndocserver_networks = \"127.0.0.1/32\"|" "$CONF"
   # nginx's workers (www-data when started by root) read the files under it.
   mkdir -p "$STATE/vault" && chmod 0755 "$STATE/vault"
   mariadb_init

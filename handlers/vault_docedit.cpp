@@ -1,0 +1,127 @@
+// The editors' routes (docs/vault.md "Document editing"): decode → one DocEdit call → encode.
+#include "handlers/vault_docedit.hpp"
+
+#include <boost/json/serialize.hpp>
+#include <ctime>
+#include <iostream>
+
+#include "engines/errors.hpp"
+#include "engines/text/utf8.hpp"
+#include "engines/vault/docedit.hpp"
+#include "engines/vault/serve.hpp"
+#include "fcgi/http_error.hpp"
+
+namespace dozor::handlers {
+namespace {
+
+std::int64_t now_seconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
+
+vault::VaultPath required_path(const Context& ctx) {
+  auto raw = ctx.request.query_param("path");
+  if (!raw) throw http::ValidationFailed({{"missing", {"query", "path"}, "Field required", {}, {}}});
+  try {
+    return vault::VaultPath::parse(*raw);
+  } catch (const vault::InvalidPath& e) {
+    throw http::ValidationFailed({{"value_error",
+                                   {"query", "path"},
+                                   std::string("Value error, ") + e.what(),
+                                   boost::json::value(text::to_valid_utf8(*raw)),
+                                   {}}});
+  }
+}
+
+// Where the document server reaches the vault: the first of vault.origins, else https://Host.
+std::string vault_origin(const Context& ctx) {
+  const auto& origins = ctx.app.cfg.vault.origins;
+  auto end = origins.find(' ');
+  if (!origins.empty()) return origins.substr(0, end);
+  return "https://" + ctx.request.header("host").value_or("localhost");
+}
+
+// JSON in <script type="application/json">: '<', '>' and '&' escaped.
+std::string script_safe(const std::string& json) {
+  std::string out;
+  for (char c : json) {
+    if (c == '<')
+      out += "\\u003c";
+    else if (c == '>')
+      out += "\\u003e";
+    else if (c == '&')
+      out += "\\u0026";
+    else
+      out += c;
+  }
+  return out;
+}
+
+http::Response editor_page(const char* script, const boost::json::value& data) {
+  http::Response r;
+  r.content_type = "text/html; charset=utf-8";
+  r.body =
+      "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>Dozor</title>\n"
+      "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n"
+      "<link rel=\"stylesheet\" href=\"/css/dozor.css\">\n<link rel=\"stylesheet\" href=\"/css/vault.css\">\n"
+      "<script type=\"application/json\" id=\"vault-data\">" +
+      script_safe(boost::json::serialize(data)) + "</script>\n<script type=\"module\" src=\"/js/" + script +
+      "\"></script>\n</head>\n<body class=\"page-vault page-vault-editor\">\n<main id=\"main\"></main>\n"
+      "</body>\n</html>\n";
+  return r;
+}
+
+}  // namespace
+
+// GET /vault/edit?path=: the text editor; the page reads the file through /vault/download and
+// saves through POST /vault/save_file (the read right to open, the write right to save).
+http::Response vault_edit(VaultContext& ctx) {
+  auto path = required_path(ctx);
+  auto f = ctx.app.vault.open_for_download({ctx.caller, ctx.request.remote_addr}, path);
+  boost::json::object data{{"path", f.path.display()},
+                           {"size", f.size},
+                           {"can_write", ctx.app.vault.access_for(ctx.caller).rights_on(path).write},
+                           {"csrf", ctx.session.csrf},
+                           {"max_bytes", ctx.app.cfg.vault.max_upload}};
+  return editor_page("vault-edit.js", data);
+}
+
+// GET /vault/docedit_edit?path=: the document server's editor with its signed config.
+http::Response vault_docedit_edit(VaultContext& ctx) {
+  auto path = required_path(ctx);
+  vault::DocEdit docedit(ctx.app.vault, ctx.app.cfg.vault);
+  auto launch = docedit.open({ctx.caller, ctx.request.remote_addr}, path, vault_origin(ctx), now_seconds());
+  boost::json::object data{{"path", path.display()}, {"api_js", launch.api_js}, {"config", launch.config}};
+  return editor_page("vault-docedit.js", data);
+}
+
+// GET /vault/docedit_download?path=&exp=&sig=: the document server fetches the file (nginx lets
+// only vault.docserver_networks reach it; the signature is the right).
+http::Response vault_docedit_download(Context& ctx) {
+  vault::DocEdit docedit(ctx.app.vault, ctx.app.cfg.vault);
+  auto f =
+      docedit.signed_download(ctx.request.query_param("path").value_or(""), ctx.request.query_param("exp").value_or(""),
+                              ctx.request.query_param("sig").value_or(""), now_seconds());
+  http::Response r;
+  r.content_type = "application/octet-stream";
+  r.cache_control = "private, no-cache";
+  r.headers.emplace_back("X-Accel-Redirect", vault::accel_uri(f.path));
+  r.headers.emplace_back("Content-Disposition", vault::content_disposition(false, f.path.name()));
+  return r;
+}
+
+// POST /vault/docedit_callback: {"error":0} when accepted (written or not), 403 {"error":1}
+// with the reason when refused.
+http::Response vault_docedit_callback(Context& ctx) {
+  vault::DocEdit docedit(ctx.app.vault, ctx.app.cfg.vault);
+  auto auth = ctx.request.header("authorization");
+  auto result =
+      docedit.callback(ctx.request.body, auth ? std::optional<std::string_view>(*auth) : std::nullopt, now_seconds());
+  if (result.error != 0) {
+    std::cerr << "vault: document server callback refused from " << ctx.request.remote_addr << ": " << result.reason
+              << "\n";
+    return http::Response::json({{"error", result.error}, {"detail", result.reason}}, 403);
+  }
+  return http::Response::json({{"error", 0}});
+}
+
+}  // namespace dozor::handlers
