@@ -384,6 +384,21 @@ std::int64_t Store::move_to_trash(const VaultPath& p, std::int64_t user_id, std:
   return size;
 }
 
+std::int64_t Store::link_to_trash(const VaultPath& p, std::int64_t user_id, std::int64_t trash_id) {
+  Fd parent = open_dir(p.parent());
+  auto st = stat_at(parent.get(), p.name());
+  if (!st) throw NotFound("Not found");
+  if (!S_ISREG(st->st_mode)) throw Conflict("only a file keeps its previous version");
+  Fd trash = trash_dir(user_id, true);
+  std::string id = std::to_string(trash_id);
+  if (linkat(parent.get(), p.name().c_str(), trash.get(), id.c_str(), 0) != 0) {
+    if (errno == ENOENT) throw NotFound("Not found");
+    fail("link to trash");
+  }
+  fsync_or_fail(trash.get(), "fsync of the trash");
+  return static_cast<std::int64_t>(st->st_size);
+}
+
 void Store::restore(std::int64_t user_id, std::int64_t trash_id, const VaultPath& to) {
   Fd trash = trash_dir(user_id, false);
   if (!trash) throw NotFound("Not found");

@@ -111,6 +111,10 @@ class Store {
   void rename(const VaultPath& from, const VaultPath& to);
   // Moves `p` to trash/<user>/<id>; returns its size (a folder: the sum of its files).
   std::int64_t move_to_trash(const VaultPath& p, std::int64_t user_id, std::int64_t trash_id);
+  // Links the file at `p` as trash/<user>/<id> too (a hard link: the name stays where it is);
+  // returns its size. A replacing write then swaps the name in one rename, so the previous
+  // version is kept without a moment when `p` is missing. NotFound when absent, Conflict for a folder.
+  std::int64_t link_to_trash(const VaultPath& p, std::int64_t user_id, std::int64_t trash_id);
   // Moves trash/<user>/<id> back to `to` (Conflict when `to` exists, NotFound when gone).
   void restore(std::int64_t user_id, std::int64_t trash_id, const VaultPath& to);
   // Removes trash/<user>/<id> for good (absent is fine).

@@ -196,20 +196,22 @@ Saved Vault::save_version(const Actor& a, const VaultPath& p, std::string_view c
       limit = std::min(limit, std::max<std::int64_t>(cfg_.quota - used, 0));  // the old version stays counted
     }
     auto file = store_.begin_write(p, limit);
-    file.write(content);  // all of it written before the old version moves
+    file.write(content);  // all of it written before the old version is kept
     std::int64_t trash_id = 0;
     if (existing) {
+      // The previous version is linked into the trash, then the new one replaces the name in
+      // one rename: readers see the old file or the new one, never none.
       db_.run([&](db::Connection& c) { trash_id = db::vault::insert_trash(c, a.user.id, p.display(), false); },
               db::Retry::Never);
       try {
-        std::int64_t size = store_.move_to_trash(p, a.user.id, trash_id);
+        std::int64_t size = store_.link_to_trash(p, a.user.id, trash_id);
         db_.run([&](db::Connection& c) { db::vault::set_trash_size(c, trash_id, size); }, db::Retry::Never);
       } catch (...) {
         db_.run([&](db::Connection& c) { db::vault::delete_trash(c, trash_id); }, db::Retry::Never);
         throw;
       }
     }
-    file.commit(false);
+    file.commit(true);
     db_.run([&](db::Connection& c) { db::vault::add_usage(c, a.user.id, file.size()); }, db::Retry::Never);
     if (previous_trash_id) *previous_trash_id = trash_id;
     return Saved{p, file.size(), existing.has_value()};
