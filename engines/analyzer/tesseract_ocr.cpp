@@ -8,6 +8,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdio>
+#include <map>
 #include <mutex>
 
 #include "engines/limits.hpp"
@@ -38,15 +39,13 @@ std::unique_ptr<tesseract::TessBaseAPI> start_engine(const std::string& language
   return api;
 }
 
-// This thread's engine for `languages` (one kept per thread: loading one takes ~0.1 s).
+// This thread's engine for `languages` (kept for the thread's life: loading one takes ~0.1 s;
+// one process reads with one configuration, so the map holds one engine).
 tesseract::TessBaseAPI& engine(const std::string& languages, const std::string& datapath) {
-  thread_local std::string loaded;
-  thread_local std::unique_ptr<tesseract::TessBaseAPI> api;
-  if (!api || loaded != languages + "\n" + datapath) {
-    api = start_engine(languages, datapath);
-    loaded = languages + "\n" + datapath;
-  }
-  return *api;
+  thread_local std::map<std::string, std::unique_ptr<tesseract::TessBaseAPI>> engines;
+  auto& slot = engines[languages + "\n" + datapath];
+  if (!slot) slot = start_engine(languages, datapath);
+  return *slot;
 }
 
 bool past(void* deadline, int /*words*/) {
