@@ -40,18 +40,16 @@ std::optional<std::string> base64url_decode(std::string_view text) {
   return out;
 }
 
-std::string sign_jwt(const Claims& c, std::string_view key) {
+std::string sign_hs256(const boost::json::object& payload, std::string_view key) {
   static const std::string header = base64url_encode(R"({"alg":"HS256","typ":"JWT"})");
-  boost::json::object payload{
-      {"sub", std::to_string(c.sub)}, {"name", c.name}, {"adm", c.adm}, {"iat", c.iat}, {"exp", c.exp}, {"ver", c.ver}};
   std::string signing_input = header + "." + base64url_encode(boost::json::serialize(payload));
   auto mac = crypto::hmac_sha256(key, signing_input);
   if (!mac) throw std::runtime_error("cannot sign the token: HMAC failed");
   return signing_input + "." + base64url_encode(*mac);
 }
 
-std::optional<Claims> verify_jwt(std::string_view token, std::string_view key, std::int64_t now) {
-  if (token.size() > 4096) return std::nullopt;
+std::optional<boost::json::object> verify_hs256(std::string_view token, std::string_view key, std::size_t max_bytes) {
+  if (token.size() > max_bytes) return std::nullopt;
   auto d1 = token.find('.');
   auto d2 = d1 == std::string_view::npos ? d1 : token.find('.', d1 + 1);
   if (d2 == std::string_view::npos || token.find('.', d2 + 1) != std::string_view::npos) return std::nullopt;
@@ -72,7 +70,23 @@ std::optional<Claims> verify_jwt(std::string_view token, std::string_view key, s
 
   auto p = boost::json::parse(*payload, ec);
   if (ec || !p.is_object()) return std::nullopt;
-  const auto& o = p.as_object();
+  return std::move(p.as_object());
+}
+
+std::string sign_jwt(const Claims& c, std::string_view key) {
+  return sign_hs256({{"sub", std::to_string(c.sub)},
+                     {"name", c.name},
+                     {"adm", c.adm},
+                     {"iat", c.iat},
+                     {"exp", c.exp},
+                     {"ver", c.ver}},
+                    key);
+}
+
+std::optional<Claims> verify_jwt(std::string_view token, std::string_view key, std::int64_t now) {
+  auto payload = verify_hs256(token, key, 4096);
+  if (!payload) return std::nullopt;
+  const auto& o = *payload;
   Claims c;
   auto* sub = o.if_contains("sub");
   auto* name = o.if_contains("name");

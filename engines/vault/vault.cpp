@@ -160,20 +160,20 @@ void Vault::create_folder(const Actor& a, const VaultPath& p) {
   });
 }
 
+std::int64_t Vault::write_limit(const Actor& a, std::int64_t freed) {
+  if (cfg_.quota <= 0) return cfg_.max_upload;
+  std::int64_t used = 0;
+  db_.run([&](db::Connection& c) { used = db::vault::usage_of(c, a.user.id); }, db::Retry::OnLostConnection);
+  return std::min(cfg_.max_upload, std::max<std::int64_t>(cfg_.quota - used + freed, 0));
+}
+
 Saved Vault::save_file(const Actor& a, const VaultPath& p, std::string_view content) {
   return audited(db_, a, "save_file", p.display(), "", [&] {
     Access access = access_for(a.user);
     require(access, p, {false, true, false});
     auto existing = store_.stat(p);
     if (existing && existing->is_dir) throw Conflict("a folder with that name exists");
-    std::int64_t limit = cfg_.max_upload;
-    if (cfg_.quota > 0) {
-      std::int64_t used = 0;
-      db_.run([&](db::Connection& c) { used = db::vault::usage_of(c, a.user.id); }, db::Retry::OnLostConnection);
-      std::int64_t room = cfg_.quota - used + (existing ? existing->size : 0);
-      limit = std::min(limit, std::max<std::int64_t>(room, 0));
-    }
-    auto file = store_.begin_write(p, limit);
+    auto file = store_.begin_write(p, write_limit(a, existing ? existing->size : 0));
     file.write(content);
     std::int64_t old_size = file.commit(true);
     std::int64_t delta = file.size() - old_size;
@@ -189,14 +189,8 @@ Saved Vault::save_version(const Actor& a, const VaultPath& p, std::string_view c
     require(access, p, {false, true, false});
     auto existing = store_.stat(p);
     if (existing && existing->is_dir) throw Conflict("a folder with that name exists");
-    std::int64_t limit = cfg_.max_upload;
-    if (cfg_.quota > 0) {
-      std::int64_t used = 0;
-      db_.run([&](db::Connection& c) { used = db::vault::usage_of(c, a.user.id); }, db::Retry::OnLostConnection);
-      limit = std::min(limit, std::max<std::int64_t>(cfg_.quota - used, 0));  // the old version stays counted
-    }
-    auto file = store_.begin_write(p, limit);
-    file.write(content);  // all of it written before the old version is kept
+    auto file = store_.begin_write(p, write_limit(a, 0));  // the old version stays, and counts
+    file.write(content);                                   // all of it written before the old version is kept
     std::int64_t trash_id = 0;
     if (existing) {
       // The previous version is linked into the trash, then the new one replaces the name in

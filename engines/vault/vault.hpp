@@ -125,6 +125,9 @@ class Vault {
   db::Database& db() { return db_; }
 
  private:
+  // Bytes one write may have: vault.max_upload, and the room left in the user's quota with
+  // `freed` bytes (the file it replaces) given back.
+  std::int64_t write_limit(const Actor& a, std::int64_t freed);
   friend class Upload;
   void purge_expired(std::int64_t user_id);
   void purge_rows(const std::vector<db::vault::TrashRow>& rows);
