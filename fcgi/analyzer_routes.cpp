@@ -37,7 +37,8 @@ const char* status_text(int s) {
     case 415: return "The document's type is not supported";
     case 422: return "Validation error: a malformed, encrypted or over-limit document, or a bad field";
     case 429: return "The caller's hourly budget (analyzer.user_*_per_hour) is spent; Retry-After says when it renews";
-    case 503: return "The analyzer is not ready (model loading or its self-test failed)";
+    case 503:
+      return "The analyzer is not ready (model loading or its self-test failed), or the malware check is off or failed";
     default: return reason_phrase(s);
   }
 }
@@ -146,8 +147,20 @@ json::object schemas() {
                           {"msg", str()},
                           {"input", json::object{}}}}}}}}}}};
   json::object openapi_doc{{"type", "object"}, {"description", "An OpenAPI 3.1 document"}};
-  return {{"Location", location}, {"Finding", finding}, {"AnalysisResult", result},          {"Health", health},
-          {"Version", version},   {"Error", error},     {"HTTPValidationError", validation}, {"OpenAPI", openapi_doc}};
+  json::object verdict{
+      {"type", "object"},
+      {"required", json::array{"infected", "signature", "bytes", "engine", "signatures"}},
+      {"properties",
+       json::object{{"infected", json::object{{"type", "boolean"}}},
+                    {"signature", json::object{{"type", json::array{"string", "null"}},
+                                               {"description", "The matching signature's name when infected"}}},
+                    {"bytes", integer()},
+                    {"engine", str()},
+                    {"signatures", integer()}}}};
+  return {
+      {"Location", location},     {"Finding", finding}, {"AnalysisResult", result},          {"Health", health},
+      {"Version", version},       {"Error", error},     {"HTTPValidationError", validation}, {"OpenAPI", openapi_doc},
+      {"MalwareVerdict", verdict}};
 }
 
 }  // namespace
@@ -179,6 +192,17 @@ const std::vector<AnalyzerRoute>& analyzer_routes() {
        "AnalysisResult",
        {401, 403, 413, 415, 422, 429, 503},
        true,
+       true},
+      {"POST",
+       "/api/v1/malware_scan",
+       Access::User,
+       api::malware_scan,
+       "malware_scan",
+       "Check one file (the body's bytes) with ClamAV: the vault's malware check (vault.clamav)",
+       "MalwareVerdict",
+       {401, 413, 422, 503},
+       false,
+       false,
        true},
       {"GET",
        "/api/v1/openapi.json",
@@ -252,6 +276,13 @@ json::object analyzer_openapi() {
                                                   {"required", false},
                                                   {"description", "Answer the values unmasked (admins only)"},
                                                   {"schema", json::object{{"type", "boolean"}, {"default", false}}}}};
+    if (route.binary_body)
+      op["requestBody"] = json::object{
+          {"required", true},
+          {"content",
+           json::object{{"application/octet-stream",
+                         json::object{{"schema", json::object{{"type", "string"},
+                                                              {"contentMediaType", "application/octet-stream"}}}}}}}};
     if (route.document_body) {
       json::object binary{
           {"schema", json::object{{"type", "string"}, {"contentMediaType", "application/octet-stream"}}}};

@@ -23,6 +23,7 @@ struct AnalyzerRoute {
   std::vector<int> error_statuses;  // documented non-200 answers
   bool document_body = false;       // takes a document (raw, multipart, or {"url"})
   bool reveal_parameter = false;    // ?reveal=true
+  bool binary_body = false;         // takes raw bytes only (application/octet-stream)
 };
 
 const std::vector<AnalyzerRoute>& analyzer_routes();

@@ -193,6 +193,16 @@ http::Response health(Service& s, const http::Request&, const Caller*) {
                     {"uptime_seconds", uptime.count()},      {"documents_analysed", s.analysed.load()},
                     {"documents_refused", s.refused.load()}, {"in_flight", s.in_flight.load()}};
   body["ocr"] = json::object{{"enabled", s.config().analyzer.ocr}, {"languages", s.config().analyzer.ocr_languages}};
+  json::object malware{{"enabled", s.config().vault.clamav},
+                       {"files_scanned", s.malware_scanned.load()},
+                       {"files_infected", s.malware_found.load()}};
+  if (const auto* m = s.malware()) {
+    malware["engine"] = "ClamAV " + m->version();
+    malware["signatures"] = m->signatures();
+  } else if (!s.malware_error().empty()) {
+    malware["error"] = s.malware_error();
+  }
+  body["malware_check"] = std::move(malware);
   if (a) {
     body["model"] = json::object{{"name", a->model().name}, {"version", a->model().version}, {"self_test", "passed"}};
   } else {
@@ -297,6 +307,30 @@ http::Response analyze(Service& s, const http::Request& req, const Caller* calle
     ++s.refused;
     throw;
   }
+}
+
+http::Response malware_scan(Service& s, const http::Request& req, const Caller*) {
+  const auto* m = s.malware();
+  if (!m && !s.malware_error().empty()) throw Unavailable("The malware check cannot run: " + s.malware_error());
+  if (!m) throw Unavailable("The malware check is off in this analyzer (vault.clamav)");
+  const auto max = s.config().analyzer.max_document;
+  if (req.body.size() > static_cast<std::size_t>(max))
+    throw HttpError(413, "the file is larger than " + std::to_string(max) + " bytes (analyzer.max_document)");
+  if (req.body.empty()) invalid("missing", {"body"}, "Field required");
+  InFlight guard(s.in_flight);
+  analyzer::MalwareVerdict v;
+  try {
+    v = m->scan(req.body);
+  } catch (const std::runtime_error& e) {
+    throw Unavailable(e.what());  // not a verdict: the caller refuses the file
+  }
+  ++s.malware_scanned;
+  if (v.infected) ++s.malware_found;
+  return http::Response::json(json::object{{"infected", v.infected},
+                                           {"signature", v.infected ? json::value(v.signature) : json::value(nullptr)},
+                                           {"bytes", req.body.size()},
+                                           {"engine", "ClamAV " + m->version()},
+                                           {"signatures", m->signatures()}});
 }
 
 }  // namespace dozor::handlers::analyzer_api

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engines/analyzer/analyzer.hpp"
+#include "engines/analyzer/malware.hpp"
 #include "engines/analyzer/quota.hpp"
 #include "engines/config/config.hpp"
 #include "fcgi/request.hpp"
@@ -48,10 +49,20 @@ class Service {
   std::chrono::steady_clock::time_point started() const { return started_; }
   // The per-user hourly budgets shared by the workers (nullptr: not limited).
   analyzer::QuotaBoard* quotas() const { return quotas_; }
+  // The vault's malware check (vault.clamav): loaded by the program before the workers fork,
+  // nullptr when off, or when it failed to load (`error` says why).
+  void set_malware_scanner(const analyzer::MalwareScanner* m, std::string error = {}) {
+    malware_ = m;
+    malware_error_ = std::move(error);
+  }
+  const analyzer::MalwareScanner* malware() const { return malware_; }
+  const std::string& malware_error() const { return malware_error_; }
 
   std::atomic<std::uint64_t> analysed{0};  // documents answered with a report
   std::atomic<std::uint64_t> refused{0};   // documents answered 413/415/422
   std::atomic<std::int64_t> in_flight{0};  // analyses running now
+  std::atomic<std::uint64_t> malware_scanned{0};
+  std::atomic<std::uint64_t> malware_found{0};
 
  private:
   config::Config cfg_;
@@ -59,6 +70,8 @@ class Service {
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   analyzer::QuotaBoard* quotas_;
   OcrFactory make_ocr_;
+  const analyzer::MalwareScanner* malware_ = nullptr;
+  std::string malware_error_;
   std::shared_ptr<const analyzer::Ocr> ocr_;  // written by load() before analyzer_ is published
   mutable std::mutex mu_;
   std::shared_ptr<const analyzer::Analyzer> analyzer_;
@@ -68,6 +81,8 @@ class Service {
 http::Response health(Service& s, const http::Request& req, const Caller* caller);
 http::Response version(Service& s, const http::Request& req, const Caller* caller);
 http::Response analyze(Service& s, const http::Request& req, const Caller* caller);
+// POST /api/v1/malware_scan: the body's bytes checked by ClamAV (docs/vault.md "Malware check").
+http::Response malware_scan(Service& s, const http::Request& req, const Caller* caller);
 
 // The JSON of a report; values masked unless `reveal`.
 boost::json::object report_json(const analyzer::Report& r, bool reveal);

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "engines/config/database_params.hpp"
+#include "handlers/vault_malware.hpp"
 
 namespace dozor {
 namespace {
@@ -34,6 +35,8 @@ App::App(config::Config c)
       check_slots(slots_file(cfg), slot_limits(cfg)),
       vault_sessions(db, cfg.vault),
       vault(db, cfg.vault),
-      audit_data(audit::shared_audit_data(cfg.paths.audit_data)) {}
+      audit_data(audit::shared_audit_data(cfg.paths.audit_data)) {
+  if (cfg.vault.clamav) vault.set_malware_check(handlers::analyzer_malware_check(cfg, jwt_key));
+}
 
 }  // namespace dozor

@@ -200,7 +200,11 @@ Response vault_upload(VaultContext& ctx) {
   auto saved = ctx.app.vault.upload(actor(ctx), folder, overwrite, *boundary,
                                     [stream](char* buf, std::size_t n) { return stream->read(buf, n); });
   boost::json::array files;
-  for (const auto& s : saved) files.push_back({{"path", s.path.display()}, {"size", s.size}, {"replaced", s.replaced}});
+  for (const auto& s : saved) {
+    boost::json::object f{{"path", s.path.display()}, {"size", s.size}, {"replaced", s.replaced}};
+    if (!s.malware_check.empty()) f["malware_check"] = s.malware_check;
+    files.push_back(std::move(f));
+  }
   return Response::json({{"files", std::move(files)}});
 }
 

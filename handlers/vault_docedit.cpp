@@ -91,7 +91,9 @@ http::Response vault_docedit_edit(VaultContext& ctx) {
   vault::DocEdit docedit(ctx.app.vault, ctx.app.cfg.vault);
   auto launch = docedit.open({ctx.caller, ctx.request.remote_addr}, path, vault_origin(ctx), now_seconds());
   boost::json::object data{{"path", path.display()}, {"api_js", launch.api_js}, {"config", launch.config}};
-  return editor_page("vault-docedit.js", data);
+  auto page = editor_page("vault-docedit.js", data);
+  page.headers.emplace_back("Content-Security-Policy", vault::editor_csp(ctx.app.cfg.vault.docserver_url));
+  return page;
 }
 
 // GET /vault/docedit_download?path=&exp=&sig=: the document server fetches the file (nginx lets

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engines/analyzer/analyzer.hpp"
+#include "engines/analyzer/clamav_scanner.hpp"
 #include "engines/analyzer/quota.hpp"
 #include "engines/analyzer/tesseract_ocr.hpp"
 #include "engines/auth/auth_service.hpp"
@@ -24,8 +25,9 @@ constexpr const char* kUsage =
     "usage: dozor-analyzer [--config FILE] [--check-config]\n"
     "       dozor-analyzer --version | --help\n"
     "  --config FILE    configuration (default $DOZOR_CONFIG or /etc/dozor/dozor.toml)\n"
-    "  --check-config   load the configuration, the JWT key and the model (manifest, checksums,\n"
-    "                   self-test), report, and exit: 0 when valid, 78 (EX_CONFIG) when not\n"
+    "  --check-config   load the configuration, the JWT key, the model (manifest, checksums,\n"
+    "                   self-test) and, with vault.clamav, ClamAV's signatures; report, and exit:\n"
+    "                   0 when valid, 78 (EX_CONFIG) when not\n"
     "Without --check-config: run the master process on analyzer.socket (docs/analyzer.md).\n";
 
 // The shared supervisor reads server.*: the analyzer's own keys take their place.
@@ -62,6 +64,11 @@ int main(int argc, char** argv) {
       std::cout << "dozor-analyzer: configuration " << dozor::config::resolve_path(config_path) << " is valid; model "
                 << a.model().name << " " << a.model().version << " (sha256:" << a.model().checksum
                 << ") passed its self-test\n";
+      if (cfg.vault.clamav) {
+        dozor::analyzer::ClamavScanner clam(cfg.vault.clamav_database, cfg.analyzer.max_document);
+        std::cout << "dozor-analyzer: ClamAV " << clam.version() << " loaded " << clam.signatures()
+                  << " signatures from " << cfg.vault.clamav_database << "\n";
+      }
       return 0;
     } catch (const std::exception& e) {
       std::cerr << "dozor-analyzer: " << e.what() << "\n";
@@ -71,14 +78,31 @@ int main(int argc, char** argv) {
   // The per-user budgets are shared by every worker: mapped once, before the first fork.
   if (!dozor::analyzer::QuotaBoard::create())
     std::cerr << "dozor-analyzer: the shared quota table cannot be mapped; per-user budgets are not enforced\n";
+  // ClamAV's signatures load here, before the first fork, so that the workers share one copy
+  // (about 1 GiB with the full database). A failure leaves the analyzer up (documents are still
+  // analysed) and the vault refusing uploads with the reason (docs/vault.md "Malware check").
+  // A configuration reload keeps the engine: a signature update takes a restart.
+  std::unique_ptr<dozor::analyzer::ClamavScanner> malware;
+  std::string malware_error;
+  if (cfg.vault.clamav) {
+    try {
+      malware = std::make_unique<dozor::analyzer::ClamavScanner>(cfg.vault.clamav_database, cfg.analyzer.max_document);
+      std::cerr << "dozor-analyzer: ClamAV " << malware->version() << ": " << malware->signatures()
+                << " signatures from " << cfg.vault.clamav_database << "\n";
+    } catch (const std::exception& e) {
+      malware_error = e.what();
+      std::cerr << "dozor-analyzer: the malware check cannot run: " << malware_error << "\n";
+    }
+  }
   try {
     auto load = [&] { return load_checked(config_path); };
-    auto worker = [](int listen_fd, const dozor::config::Config& c) {
+    auto worker = [&malware, &malware_error](int listen_fd, const dozor::config::Config& c) {
       dozor::net::global_init();
       dozor::handlers::analyzer_api::Service service(
           c, dozor::auth::load_jwt_key(c.auth.jwt_secret_file), [](const dozor::config::AnalyzerConfig& a) {
             return std::make_unique<const dozor::analyzer::TesseractOcr>(a.ocr_languages);
           });
+      service.set_malware_scanner(malware.get(), malware_error);
       // The model loads beside the accept loop: /health answers 503 with the reason until it
       // is loaded and self-tested, and keeps saying why if that fails.
       // Detached: run_worker ends the process with _exit, so the service outlives the loader and

@@ -2,8 +2,12 @@
 
 #include <curl/curl.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <boost/json/parse.hpp>
 #include <ctime>
+#include <functional>
 #include <memory>
 
 #include "engines/auth/jwt.hpp"
@@ -84,11 +88,29 @@ Answer get(const std::string& url, std::chrono::milliseconds timeout) {
   return perform(c.get(), timeout);
 }
 
-Answer analyze(const std::string& base, std::string_view document, const std::string& content_type,
-               const std::string& token, std::chrono::milliseconds timeout) {
+namespace {
+
+// A file's bytes read from its descriptor as curl sends them (never whole in memory).
+struct FileBody {
+  int fd;
+  std::int64_t size;
+  std::int64_t sent = 0;
+};
+
+std::size_t read_file_body(char* buf, std::size_t size, std::size_t n, void* user) {
+  auto* f = static_cast<FileBody*>(user);
+  auto want = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(size * n), f->size - f->sent));
+  if (want == 0) return 0;
+  ssize_t got = ::pread(f->fd, buf, want, f->sent);
+  if (got <= 0) return CURL_READFUNC_ABORT;  // the file shrank or failed: no partial verdict
+  f->sent += got;
+  return static_cast<std::size_t>(got);
+}
+
+Answer post(const std::string& url, const std::string& token, const std::string& content_type,
+            std::chrono::milliseconds timeout, const std::function<void(CURL*)>& set_body) {
   std::unique_ptr<CURL, CurlDeleter> c(curl_easy_init());
   if (!c) return Answer{false, 0, "curl_easy_init failed", nullptr};
-  std::string url = base + "/api/v1/analyze";
   std::unique_ptr<curl_slist, SlistDeleter> headers;
   auto add = [&](const std::string& h) {
     curl_slist* next = curl_slist_append(headers.get(), h.c_str());
@@ -102,9 +124,29 @@ Answer analyze(const std::string& base, std::string_view document, const std::st
   add("Expect:");  // no 100-continue round trip
   curl_easy_setopt(c.get(), CURLOPT_URL, url.c_str());
   curl_easy_setopt(c.get(), CURLOPT_HTTPHEADER, headers.get());
-  curl_easy_setopt(c.get(), CURLOPT_POSTFIELDS, document.data());
-  curl_easy_setopt(c.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(document.size()));
+  set_body(c.get());
   return perform(c.get(), timeout);
+}
+
+}  // namespace
+
+Answer analyze(const std::string& base, std::string_view document, const std::string& content_type,
+               const std::string& token, std::chrono::milliseconds timeout) {
+  return post(base + "/api/v1/analyze", token, content_type, timeout, [&](CURL* c) {
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, document.data());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(document.size()));
+  });
+}
+
+Answer malware_scan(const std::string& base, int fd, std::int64_t size, const std::string& token,
+                    std::chrono::milliseconds timeout) {
+  FileBody body{fd, size};
+  return post(base + "/api/v1/malware_scan", token, "application/octet-stream", timeout, [&](CURL* c) {
+    curl_easy_setopt(c, CURLOPT_POST, 1L);
+    curl_easy_setopt(c, CURLOPT_READFUNCTION, read_file_body);
+    curl_easy_setopt(c, CURLOPT_READDATA, &body);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(size));
+  });
 }
 
 std::string token_for(std::string_view jwt_key, std::int64_t user_id, std::chrono::seconds lifetime) {

@@ -30,6 +30,11 @@ Answer get(const std::string& url, std::chrono::milliseconds timeout);
 Answer analyze(const std::string& base, std::string_view document, const std::string& content_type,
                const std::string& token, std::chrono::milliseconds timeout);
 
+// POST /api/v1/malware_scan with the `size` bytes of the open file `fd` (read with pread from
+// offset 0, streamed: never whole in memory), as the user `token` names.
+Answer malware_scan(const std::string& base, int fd, std::int64_t size, const std::string& token,
+                    std::chrono::milliseconds timeout);
+
 // A bearer token for the analyzer on behalf of `user_id` (not an admin: no reveal), valid for
 // `lifetime`: what an audit presents when it hands the analyzer a site's documents. Signed
 // with the installation's key (auth.jwt_secret_file), which the analyzer verifies.

@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -226,7 +227,40 @@ std::map<std::string, Setter> setters(Config& c) {
       {"vault.docserver_jwt_secret", string_setter(c.vault.docserver_jwt_secret)},
       {"vault.docserver_jwt_secret_file", string_setter(c.vault.docserver_jwt_secret_file)},
       {"vault.docserver_networks", string_setter(c.vault.docserver_networks)},
+      {"vault.clamav", bool_setter(c.vault.clamav)},
+      {"vault.clamav_database", string_setter(c.vault.clamav_database)},
   };
+}
+
+// "https://docs.example.com:8443", "http://[::1]:80": letters, digits, '.', '-' (or an IPv6
+// literal in brackets), an optional port, nothing after.
+bool bare_http_origin(std::string_view u) {
+  std::string_view rest;
+  if (u.rfind("http://", 0) == 0)
+    rest = u.substr(7);
+  else if (u.rfind("https://", 0) == 0)
+    rest = u.substr(8);
+  else
+    return false;
+  std::size_t host_end = 0;
+  if (!rest.empty() && rest.front() == '[') {
+    host_end = rest.find(']');
+    if (host_end == std::string_view::npos || host_end == 1) return false;
+    for (char c : rest.substr(1, host_end - 1))
+      if (!std::isxdigit(static_cast<unsigned char>(c)) && c != ':' && c != '.') return false;
+    ++host_end;
+  } else {
+    while (host_end < rest.size() &&
+           (std::isalnum(static_cast<unsigned char>(rest[host_end])) || rest[host_end] == '.' || rest[host_end] == '-'))
+      ++host_end;
+    if (host_end == 0) return false;
+  }
+  auto port = rest.substr(host_end);
+  if (port.empty()) return true;
+  if (port.front() != ':' || port.size() < 2 || port.size() > 6) return false;
+  for (char c : port.substr(1))
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
 }
 
 // "DOZOR_SERVER_MAX_BODY" → "server.max_body" (the section is the first word).
@@ -301,8 +335,10 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
   if (c.vault.root.empty() || c.vault.root.front() != '/') problems << "config: vault.root must be an absolute path\n";
   if (!c.vault.docserver_url.empty()) {
     const auto& u = c.vault.docserver_url;
-    if ((u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0) || u.back() == '/')
-      problems << "config: vault.docserver_url must be an http(s) origin without a trailing slash\n";
+    // A bare origin: it goes into the editor page's CSP as a source, so nothing but
+    // scheme://host[:port] (a ';' or a space would add directives).
+    if (!bare_http_origin(u))
+      problems << "config: vault.docserver_url must be an http(s) origin (scheme://host[:port], no path)\n";
     if (c.vault.docserver_jwt_secret.size() < 16 && c.vault.docserver_jwt_secret_file.empty())
       problems
           << "config: vault.docserver_jwt_secret must hold at least 16 characters when vault.docserver_url is set\n";

@@ -172,6 +172,11 @@ struct VaultConfig {
   std::string docserver_jwt_secret;
   std::string docserver_jwt_secret_file;
   std::string docserver_networks = "127.0.0.1/32 ::1/128";
+  // The malware check of uploads (docs/vault.md "Malware check"): dozor-analyzer loads ClamAV's
+  // signatures from clamav_database and every uploaded file up to analyzer.max_document bytes is
+  // scanned before it takes its name; an infected one is refused.
+  bool clamav = false;
+  std::string clamav_database = "/var/lib/clamav";
 };
 
 struct Config {

@@ -92,6 +92,13 @@ bool same_origin(std::string_view url, std::string_view origin) {
   return text::ascii_lower(u->host()) == text::ascii_lower(o->host()) && port_of(*u) == port_of(*o);
 }
 
+std::string editor_csp(const std::string& docserver_url) {
+  std::string src = docserver_url.empty() ? "" : " " + docserver_url;
+  return "default-src 'self'; script-src 'self'" + src + "; frame-src 'self'" + src +
+         "; style-src 'self'; img-src 'self' data:; connect-src 'self'" + src +
+         "; font-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'";
+}
+
 DocEdit::DocEdit(Vault& vault, const config::VaultConfig& cfg) : vault_(vault), cfg_(cfg) {}
 
 std::optional<std::string> DocEdit::download_sig(std::string_view path, std::int64_t exp) const {

@@ -31,6 +31,12 @@ bool valid_doc_key(std::string_view key);
 // Whether `url` is an http(s) URL of exactly `origin` (scheme, host, port; default ports spelled or not).
 bool same_origin(std::string_view url, std::string_view origin);
 
+// The editor page's Content-Security-Policy: the site's own, with the document server's origin
+// (vault.docserver_url, checked at load to be a bare origin) allowed to load api.js, be framed
+// and be connected to. Written by dozor-fcgi at run time, so that turning editing on needs no
+// new nginx site.
+std::string editor_csp(const std::string& docserver_url);
+
 struct EditorLaunch {
   std::string api_js;          // {docserver_url}/web-apps/apps/api/documents/api.js
   boost::json::object config;  // DocsAPI.DocEditor's config, "token" included

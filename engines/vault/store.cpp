@@ -326,14 +326,14 @@ void Store::make_dir(const VaultPath& p) {
 PendingFile Store::begin_write(const VaultPath& p, std::int64_t max_bytes) {
   if (p.is_root()) throw Conflict("the root is a folder");
   Fd parent = open_dir(p.parent());
-  Fd file(openat(parent.get(), ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644));
+  Fd file(openat(parent.get(), ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0644));
   bool named = false;
   std::string temp;
   if (!file) {
     // File systems without O_TMPFILE: a reserved name from the start, removed on failure.
     if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) fail("create a temporary file");
     temp = temp_name();
-    file = Fd(openat(parent.get(), temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    file = Fd(openat(parent.get(), temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
     if (!file) fail("create a temporary file");
     named = true;
   }

@@ -74,6 +74,8 @@ class PendingFile {
   // Appends bytes; throws TooLarge past max_bytes, NoSpace on a full disk.
   void write(std::string_view data);
   std::int64_t size() const { return written_; }
+  // Open for reading too (pread), so the malware check reads what was written before commit.
+  int fd() const { return file_.get(); }
   // Makes the file visible at its path. replace=false: Conflict when the name exists.
   // Returns the size of the file it replaced (0 when none).
   std::int64_t commit(bool replace);

@@ -35,6 +35,8 @@ auto audited(db::Database& v, const Actor& a, const std::string& action, const s
       write_audit(v, a, action, path, target, "ok");
       return result;
     }
+  } catch (const Infected&) {
+    throw;  // its row names the file and the signature (Upload::on_part_end)
   } catch (const Forbidden&) {
     write_audit(v, a, action, path, target, "denied");
     throw;
@@ -178,7 +180,7 @@ Saved Vault::save_file(const Actor& a, const VaultPath& p, std::string_view cont
     std::int64_t old_size = file.commit(true);
     std::int64_t delta = file.size() - old_size;
     db_.run([&](db::Connection& c) { db::vault::add_usage(c, a.user.id, delta); }, db::Retry::Never);
-    return Saved{p, file.size(), existing.has_value()};
+    return Saved{p, file.size(), existing.has_value(), {}};
   });
 }
 
@@ -208,7 +210,7 @@ Saved Vault::save_version(const Actor& a, const VaultPath& p, std::string_view c
     file.commit(true);
     db_.run([&](db::Connection& c) { db::vault::add_usage(c, a.user.id, file.size()); }, db::Retry::Never);
     if (previous_trash_id) *previous_trash_id = trash_id;
-    return Saved{p, file.size(), existing.has_value()};
+    return Saved{p, file.size(), existing.has_value(), {}};
   });
 }
 
@@ -401,14 +403,27 @@ void Upload::on_data(std::string_view bytes) {
 
 void Upload::on_part_end() {
   if (!current_) return;
-  std::int64_t old_size = current_->commit(overwrite_);
   std::int64_t size = current_->size();
+  std::string checked;
+  if (vault_.malware_check_) {
+    try {
+      checked = vault_.malware_check_(actor_, current_path_.name(), current_->fd(), size);
+    } catch (const Infected& e) {
+      current_.reset();  // the unnamed file goes with its descriptor
+      vault_.audit(actor_, "upload", current_path_.display(), e.signature, "infected");
+      throw;
+    } catch (...) {
+      current_.reset();
+      throw;
+    }
+  }
+  std::int64_t old_size = current_->commit(overwrite_);
   current_.reset();
   std::int64_t delta = size - old_size;
   quota_left_ = std::max<std::int64_t>(quota_left_ - delta, 0);
   vault_.db().run([&](db::Connection& c) { db::vault::add_usage(c, actor_.user.id, delta); }, db::Retry::Never);
   vault_.audit(actor_, "upload", current_path_.display(), std::to_string(size) + " bytes", "ok");
-  saved_.push_back({current_path_, size, current_exists_});
+  saved_.push_back({current_path_, size, current_exists_, checked});
 }
 
 }  // namespace dozor::vault

@@ -16,6 +16,7 @@
 #include "db/users_repo.hpp"
 #include "db/vault_repo.hpp"
 #include "engines/config/config.hpp"
+#include "engines/errors.hpp"
 #include "engines/vault/multipart.hpp"
 #include "engines/vault/rights.hpp"
 #include "engines/vault/store.hpp"
@@ -51,7 +52,20 @@ struct Saved {
   VaultPath path;
   std::int64_t size = 0;
   bool replaced = false;
+  std::string malware_check;  // what the malware check said ("clean", "not scanned: …"); empty when off
 };
+
+// An uploaded file the malware check found infected: refused, never given its name (422).
+struct Infected : InvalidField {
+  Infected(const std::string& name, std::string sig)
+      : InvalidField("file", "'" + name + "' was refused: the malware check found " + sig), signature(std::move(sig)) {}
+  std::string signature;
+};
+
+// The malware check of an upload (vault.clamav; handlers/vault_malware.cpp asks dozor-analyzer):
+// reads the finished, not yet named file `fd` of `size` bytes; returns what it decided for the
+// answer, throws Infected, or Unavailable when it cannot check (the file is then refused too).
+using MalwareCheck = std::function<std::string(const Actor& a, const std::string& name, int fd, std::int64_t size)>;
 
 class Vault;
 
@@ -114,6 +128,9 @@ class Vault {
   bool revoke(const Actor& admin, std::int64_t user_id, const VaultPath& p);
   std::vector<db::vault::AuditRow> audit_log(std::int64_t before_id, int limit);
 
+  // Set once by the composition root (handlers/app.cpp) when vault.clamav is on.
+  void set_malware_check(MalwareCheck check) { malware_check_ = std::move(check); }
+
   void audit(const Actor& a, const std::string& action, const std::string& path, const std::string& target,
              const std::string& outcome);
   // dozord's sweep of every user's trash (docs/vault.md "Trash"): at most `limit` items past
@@ -135,6 +152,7 @@ class Vault {
   db::Database& db_;
   config::VaultConfig cfg_;
   Store store_;
+  MalwareCheck malware_check_;
 };
 
 // Rules and the audit log need no files: dozorctl uses these without opening vault.root.

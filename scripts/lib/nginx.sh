@@ -11,7 +11,6 @@ nginx_render() {
     --worker-user "$NGINX_USER" --bench "$NGINX_BENCH" --internal-nets "$INTERNAL_NETS" \
     --vault-root "$STATE/vault" \
     --vault-docserver-networks "$(toml_get vault docserver_networks)" \
-    --vault-docserver-url "$(toml_get vault docserver_url)" \
     --analyzer-socket "$ANALYZER_SOCK" --analyzer-listen "$(toml_get analyzer listen)" \
     --analyzer-networks "$(toml_get analyzer networks)" \
     ${DOZOR_HSTS_MAX_AGE:+--hsts-max-age "$DOZOR_HSTS_MAX_AGE"}

@@ -363,7 +363,8 @@ class AnalyzerTest(DozorTestCase):
         self.assertEqual(r.status, 200, r)
         doc = r.json
         self.assertEqual(doc["openapi"], "3.1.0")
-        self.assertEqual(set(doc["paths"]), {"/health", "/version", "/api/v1/analyze", "/api/v1/openapi.json"})
+        self.assertEqual(set(doc["paths"]), {"/health", "/version", "/api/v1/analyze", "/api/v1/malware_scan",
+                                             "/api/v1/openapi.json"})
 
         def refs(node):
             if isinstance(node, dict):

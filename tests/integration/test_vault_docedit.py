@@ -180,10 +180,23 @@ class DocEditTest(unittest.TestCase):
         self.assertRegex(key, r"^[0-9A-Za-z._=-]{1,128}$")
         self.assertTrue(config["editorConfig"]["callbackUrl"].endswith(CALLBACK))
         self.assertEqual(config["editorConfig"]["mode"], "edit")
-        # The page lets the document server's origin, and only it, load scripts.
-        csp = r.header("Content-Security-Policy")
-        self.assertIn("script-src 'self' " + self.origin, csp)
+        # The page lets the document server's origin, and only it, load scripts and be framed.
+        # One policy, written by dozor-fcgi from vault.docserver_url at run time (nginx passes it
+        # on and adds no second one), with the rest of the site's policy intact.
+        policies = r.header_all("Content-Security-Policy")
+        self.assertEqual(len(policies), 1, policies)
+        directives = dict(d.strip().split(" ", 1) for d in policies[0].split(";"))
+        self.assertEqual(directives["script-src"], "'self' " + self.origin)
+        self.assertEqual(directives["frame-src"], "'self' " + self.origin)
+        self.assertEqual(directives["connect-src"], "'self' " + self.origin)
+        self.assertEqual(directives["default-src"], "'self'")
+        self.assertEqual(directives["frame-ancestors"], "'none'")
+        self.assertEqual(directives["object-src"], "'none'")
         self.assertEqual(r.header("X-Content-Type-Options"), "nosniff")
+        self.assertEqual(r.header("X-Frame-Options"), "DENY")
+        # Other pages keep the site's own policy, without the document server.
+        other = self.admin.get("browse", "/")
+        self.assertNotIn(self.origin, other.header("Content-Security-Policy"))
         # The same key until a save.
         self.assertEqual(page_data(editor_data(self.admin, path))["config"]["document"]["key"], key)
 
