@@ -103,7 +103,7 @@ export const STRINGS = {
     'error.lastAdmin': 'The last active administrator cannot be removed, deactivated or demoted.',
     'error.serviceLimit': 'Service limit reached: at most {n} services per user.',
     'error.groupLimit': 'Group limit reached: at most {n} groups per user.',
-    'error.userNotFound': 'This user does not exist (any more).',
+    'error.userNotFound': 'There is no such user: it may have been deleted.',
     'error.noSuchRule': 'There is no such rule: it may have been revoked already.',
 
     'v.missing': 'This field is required.',
@@ -745,7 +745,7 @@ export const STRINGS = {
     'error.lastAdmin': 'Последнего активного администратора нельзя удалить, отключить или лишить прав.',
     'error.serviceLimit': 'Достигнут предел: не больше {n} сервисов на пользователя.',
     'error.groupLimit': 'Достигнут предел: не больше {n} групп на пользователя.',
-    'error.userNotFound': 'Такого пользователя нет (больше нет).',
+    'error.userNotFound': 'Такого пользователя нет: возможно, его уже удалили.',
     'error.noSuchRule': 'Такого правила нет: возможно, его уже отозвали.',
 
     'v.missing': 'Обязательное поле.',
