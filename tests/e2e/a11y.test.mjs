@@ -2,7 +2,8 @@
 // login lockout is announced once, not every second; the kiosk's Pause label toggles (Russian
 // too); the Security "Attention" badge and the other badges reach 4.5:1 contrast in both colour
 // schemes; the Russian pages at phone width (360×740) have no overlapping or escaping text and the
-// sticky top bar stays under 100 px.
+// sticky top bar stays under 100 px. The admin page's vault rule rows name their rule and open
+// their form by keyboard.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -68,6 +69,30 @@ test('admin rows: Edit, Services and Delete name their user', { timeout: TEST_TI
     await waitLoaded(page);
     assert.equal(await page.getByRole('button', { name: `Edit ${owner.username}`, exact: true }).count(), 1);
     assert.deepEqual(duplicates(await page.evaluate(buttonNames, '#users-body')), []);
+  }, { token: admin.token });
+});
+
+test('vault rule rows name their rule; Change by keyboard fills the form and focuses it', { timeout: TEST_TIMEOUT }, async (t) => {
+  // Two rules of one user (they stay until the user is deleted: the phone-width check below sees them too).
+  for (const path of ['/A11y/Reports', '/A11y/Archive']) {
+    await admin.mustOk('POST', '/api/admin/vault/rules', { user_id: owner.id, path, read: true, write: path.endsWith('Reports') });
+  }
+  await withPage(t, browser, async (page) => {
+    await page.goto('/admin');
+    await waitLoaded(page);
+    assert.deepEqual(duplicates(await page.evaluate(buttonNames, '#rules-body')), []);
+    assert.equal(await page.getByRole('button', { name: `Revoke the rule of ${owner.username} on /A11y/Archive`, exact: true }).count(), 1);
+    const change = page.getByRole('button', { name: `Change the rule of ${owner.username} on /A11y/Reports`, exact: true });
+    await change.focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'grant-user', 'focus moves to the form');
+    assert.equal(await page.locator('#grant-path').inputValue(), '/A11y/Reports');
+    assert.equal(await page.locator('#grant-write').isChecked(), true);
+    assert.equal(await page.locator('#grant-delete').isChecked(), false);
+    // The rights are a labelled group with its hint.
+    const group = page.getByRole('group', { name: 'Rights' });
+    assert.equal(await group.count(), 1);
+    assert.match(await group.getAttribute('aria-describedby'), /grant-rights-hint/);
   }, { token: admin.token });
 });
 

@@ -181,6 +181,43 @@ export class Api {
   }
 }
 
+/* ---- vault session (cookie + CSRF token, as the browse page uses them) ------------------------ */
+
+/**
+ * A vault session of one user through POST /vault/login; its request context keeps the cookie.
+ * browse(path) answers {status, json}; mkdir(path) and remove(path) (to the trash) the status.
+ */
+export async function vaultSession(username, password) {
+  const req = await pwRequest.newContext({ baseURL: BASE_URL, ignoreHTTPSErrors: true });
+  const res = await req.post('/vault/login', { data: { username, password }, headers: { Origin: BASE_URL }, failOnStatusCode: false });
+  if (res.status() !== 200) {
+    const text = await res.text();
+    await req.dispose();
+    throw new Error(`vault login ${username}: ${res.status()} ${text}`);
+  }
+  const { csrf } = await res.json();
+  const write = { Origin: BASE_URL, 'X-CSRF-Token': csrf };
+  return {
+    browse: async (path) => {
+      const r = await req.get(`/vault/browse?path=${encodeURIComponent(path)}`,
+        { headers: { Accept: 'application/json' }, failOnStatusCode: false });
+      const text = await r.text();
+      let json = null;
+      try { json = JSON.parse(text); } catch { json = null; }
+      return { status: r.status(), json };
+    },
+    mkdir: async (path) => {
+      const r = await req.post('/vault/create_folder', { data: { path }, headers: write, failOnStatusCode: false });
+      return r.status();
+    },
+    remove: async (path) => {
+      const r = await req.delete(`/vault/delete?path=${encodeURIComponent(path)}`, { headers: write, failOnStatusCode: false });
+      return r.status();
+    },
+    dispose: () => req.dispose(),
+  };
+}
+
 /* ---- local target for checks ---------------------------------------------------------------- */
 
 /**

@@ -43,3 +43,14 @@ test('details and validation messages in Russian', () => {
   assert.equal(validationText({ type: 'brand_new', msg: 'Brand new' }, 'ru'), 'Недопустимое значение.');
   assert.equal(validationText({ type: 'brand_new', msg: 'Brand new' }, 'en'), 'Brand new');
 });
+
+test('vault rule errors in Russian: the reason a path is refused, a missing user or rule', () => {
+  const item = (reason) => ({ type: 'value_error', loc: ['body', 'path'], msg: `Value error, ${reason}` });
+  assert.equal(validationText(item("'.' and '..' are not allowed in a path"), 'ru'), STRINGS.ru['v.vaultDots']);
+  assert.equal(validationText(item('empty path component'), 'ru'), STRINGS.ru['v.vaultEmptyName']);
+  assert.equal(validationText(item("names starting with '.vault-' are reserved"), 'ru'), STRINGS.ru['v.vaultReserved']);
+  assert.equal(validationText(item('the path is longer than 1024 bytes'), 'ru'), STRINGS.ru['v.vaultTooLong']);
+  assert.equal(validationText(item('empty path component'), 'en'), 'Value error, empty path component');
+  assert.equal(detailText('User not found', 'ru'), STRINGS.ru['error.userNotFound']);
+  assert.equal(detailText('No such rule', 'ru'), STRINGS.ru['error.noSuchRule']);
+});

@@ -1,6 +1,8 @@
-// Admin panel: users (GET/POST /api/admin/users, PUT/DELETE /api/admin/users/{id}) and a
-// read-only view of a user's services. Non-admins see a refusal and no admin call is made.
+// Admin panel: users (GET/POST /api/admin/users, PUT/DELETE /api/admin/users/{id}), a
+// read-only view of a user's services, and the vault's access rules and audit log
+// (admin-vault.js). Non-admins see a refusal and no admin call is made.
 import { api } from './api.js';
+import { initVaultAdmin, setVaultUsers, reloadRules } from './admin-vault.js';
 import { t, formatDate, formatDateTime, formatMs } from './i18n.js';
 import { initPage } from './shell.js';
 import {
@@ -71,6 +73,7 @@ async function load() {
     state.users = Array.isArray(list) ? list : [];
     showListError('');
     render();
+    setVaultUsers(state.users);
     return true;
   } catch (err) {
     if (err.status === 401) return false;
@@ -215,6 +218,8 @@ async function remove(id) {
   if (state.me && id === state.me.id) { location.reload(); return; }
   state.users = state.users.filter((u) => u.id !== id);
   render();
+  setVaultUsers(state.users);
+  reloadRules();
   toast(t('user.deleted', { name: user.username }), 'success');
   document.getElementById('users-heading').focus();
 }
@@ -231,6 +236,7 @@ async function main() {
   document.getElementById('services-close').addEventListener('click', () => servicesDialog.close());
   document.getElementById('refresh').addEventListener('click', () => load());
   await load();
+  if (document.getElementById('denied').hidden) await initVaultAdmin({ users: state.users, onDenied: showDenied });
   if (document.getElementById('denied').hidden) {
     document.getElementById('admin-loading').hidden = true;
     document.getElementById('admin-content').hidden = false;

@@ -59,6 +59,8 @@ const DETAILS = [
   [/last active admin/i, () => ['error.lastAdmin']],
   [/Service limit reached: at most (\d+)/i, (m) => ['error.serviceLimit', { n: m[1] }]],
   [/Group limit reached: at most (\d+)/i, (m) => ['error.groupLimit', { n: m[1] }]],
+  [/^User not found$/i, () => ['error.userNotFound']],
+  [/^No such rule$/i, () => ['error.noSuchRule']],
 ];
 
 /** Translated text of a known `detail`, or null. */
@@ -79,6 +81,14 @@ const VALIDATION = [
   [/password must not be the username/i, () => ['v.passwordIsName']],
   [/password must not contain the username/i, () => ['v.passwordHasName']],
   [/not a valid email/i, () => ['v.email']],
+  // Vault paths (engines/vault/path.cpp).
+  [/'\.' and '\.\.' are not allowed/i, () => ['v.vaultDots']],
+  [/empty path component/i, () => ['v.vaultEmptyName']],
+  [/backslashes are not allowed/i, () => ['v.vaultBackslash']],
+  [/control characters are not allowed|NUL is not allowed/i, () => ['v.vaultControl']],
+  [/names starting with '\.vault-' are reserved/i, () => ['v.vaultReserved']],
+  [/(path|name) is (too long|longer than)|name is longer than/i, () => ['v.vaultTooLong']],
+  [/the path is too deep/i, () => ['v.vaultTooDeep']],
 ];
 
 /**
