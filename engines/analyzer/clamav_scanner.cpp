@@ -2,7 +2,9 @@
 
 #include <clamav.h>
 
+#include <filesystem>
 #include <mutex>
+#include <set>
 
 namespace dozor::analyzer {
 
@@ -63,5 +65,18 @@ MalwareVerdict ClamavScanner::scan(std::string_view bytes) const {
 }
 
 std::string ClamavScanner::version() const { return cl_retver(); }
+
+int clamav_database_files(const std::string& database_dir) {
+  // The extensions cl_load reads (signature databases, containers, allow lists, bytecode).
+  static const std::set<std::string> kExtensions{".cvd", ".cld", ".cud", ".hdb", ".hsb",  ".hdu", ".hsu",  ".mdb",
+                                                 ".msb", ".mdu", ".msu", ".ndb", ".ndu",  ".ldb", ".ldu",  ".cdb",
+                                                 ".idb", ".fp",  ".sfp", ".ign", ".ign2", ".pdb", ".gdb",  ".wdb",
+                                                 ".ftm", ".cfg", ".crb", ".cat", ".cbc",  ".yar", ".yara", ".imp"};
+  std::error_code ec;
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(database_dir, ec))
+    if (e.is_regular_file(ec) && kExtensions.count(e.path().extension().string())) ++n;
+  return n;
+}
 
 }  // namespace dozor::analyzer

@@ -35,4 +35,8 @@ class ClamavScanner : public MalwareScanner {
   std::uint64_t signatures_ = 0;
 };
 
+// How many ClamAV database files (.cvd, .cld, .hdb, .ndb, .ldb, … by their extension) are in
+// `database_dir`, without loading them; 0 when none or the directory cannot be read.
+int clamav_database_files(const std::string& database_dir);
+
 }  // namespace dozor::analyzer

@@ -6,7 +6,10 @@ name, and an infected one is refused with its signature, leaving nothing behind.
 from __future__ import annotations
 
 import io
+import os
 import secrets
+import subprocess
+import tempfile
 import unittest
 import zipfile
 
@@ -134,6 +137,20 @@ class VaultMalwareCheckTest(unittest.TestCase):
         self.assertEqual(r.json["files"][0]["malware_check"],
                          "not scanned: larger than %d bytes (analyzer.max_document)" % limit)
         self.assertEqual((self.disk() / name).stat().st_size, limit + 1)
+
+    def test_check_config_looks_for_the_database_without_loading_it(self):
+        def check(database: str) -> subprocess.CompletedProcess:
+            env = dict(os.environ, DOZOR_VAULT_CLAMAV_DATABASE=database)
+            return subprocess.run([str(dc.BIN_DIR / "dozor-analyzer"), "--config", str(dc.STATE_DIR / "dozor.toml"),
+                                   "--check-config"], env=env, capture_output=True, text=True, timeout=120)
+
+        r = check(str(dc.REPO / "tests" / "fixtures" / "clamav"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("ClamAV database: 2 files in", r.stdout)
+        with tempfile.TemporaryDirectory() as empty:
+            r = check(empty)
+            self.assertEqual(r.returncode, 78, r.stdout + r.stderr)
+            self.assertIn("holds no ClamAV database file", r.stderr)
 
 
 if __name__ == "__main__":

@@ -70,4 +70,10 @@ BOOST_AUTO_TEST_CASE(a_directory_without_signatures_is_refused) {
   BOOST_CHECK_THROW(ClamavScanner(dir.string() + "-missing", 1 << 20), MalwareEngineError);
 }
 
+BOOST_AUTO_TEST_CASE(database_files_are_counted_without_loading_them) {
+  BOOST_TEST(dozor::analyzer::clamav_database_files(kDatabase) == 2);
+  BOOST_TEST(dozor::analyzer::clamav_database_files(kDatabase + "/missing") == 0);
+  BOOST_TEST(dozor::analyzer::clamav_database_files(std::string(DOZOR_SOURCE_DIR) + "/docs") == 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
