@@ -1,5 +1,6 @@
 // (Issues 10 and 11 §2) The vault's file browser in a real browser: sign in on /vault/login, the
-// user's home folder listed with folders first, files uploaded through the page's picker, and a
+// user's home folder listed with folders first, files uploaded through the page's picker and by
+// drag and drop (an infected one refused by the malware check with its signature shown), and a
 // file checked for personal data by the analyzer — the dialog names the risk and the categories,
 // never a value; a clean file says nothing was found. A file renamed, deleted to the trash and
 // restored from it through the page's own dialogs.
@@ -103,6 +104,39 @@ test('a signed-in user uploads files and checks one for personal data', async (t
     assert.match(await clean.innerText(), /No personal data was found/);
     await clean.getByRole('button', { name: 'Close' }).click();
     assert.deepEqual(log.errors, []);
+  });
+});
+
+/** Drops `files` ({name, text}) on the page's main area as a browser's drag and drop does. */
+async function drop(page, files) {
+  const transfer = await page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([f.text], f.name, { type: 'text/plain' }));
+    return dt;
+  }, files);
+  await page.dispatchEvent('main', 'dragover', { dataTransfer: transfer });
+  assert.equal(await page.locator('main.vault-drop').count(), 1, 'the page shows where to drop');
+  await page.dispatchEvent('main', 'drop', { dataTransfer: transfer });
+}
+
+const EICAR = String.raw`X5O!P%@AP[4\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*`;
+
+test('files dropped on the page are uploaded; an infected one is refused with its signature', async (t) => {
+  await withPage(t, browser, async (page) => {
+    await openFolder(page, `/home/${user.username}/dropped`);
+    await drop(page, [{ name: 'notes.txt', text: 'dropped notes\n' }, { name: 'todo.txt', text: 'call back\n' }]);
+    await page.getByRole('link', { name: 'notes.txt', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'todo.txt', exact: true }).waitFor();
+    assert.equal(await page.locator('main.vault-drop').count(), 0, 'the drop zone is gone after the drop');
+    const res = await page.request.get(`/vault/download?path=${encodeURIComponent(`/home/${user.username}/dropped/notes.txt`)}`);
+    assert.equal(await res.text(), 'dropped notes\n');
+
+    // The malware check (vault.clamav, on in test stacks with EICAR among its signatures).
+    await drop(page, [{ name: 'eicar.com', text: EICAR }]);
+    const toast = page.getByRole('status').filter({ hasText: 'eicar.com' });
+    await toast.waitFor();
+    assert.match(await toast.innerText(), /'eicar\.com' was refused: the malware check found Eicar-Test-Signature/);
+    assert.equal(await page.getByRole('link', { name: 'eicar.com', exact: true }).count(), 0, 'nothing was stored');
   });
 });
 
