@@ -3,6 +3,8 @@ both prefixes, both target encodings) against local fixture sites: a fake WordPr
 1C-Bitrix, a Tilda page, a plain page and a page with an old jQuery (docs/audit.md
 "Technologies")."""
 
+import hashlib
+import json
 import unittest
 
 import dozor_client as dc
@@ -140,6 +142,24 @@ class Technologies(dc.DozorTestCase):
         # http.server says "Server: BaseHTTP/0.6 Python/3.x": the only true finding.
         self.assertEqual([t["slug"] for t in body["technologies"]], ["python"], body["technologies"])
         self.assertEqual(body["vulnerable_libraries"], [])
+
+    def test_a_favicon_alone_names_phpmyadmin_and_zabbix(self):
+        # The icons Debian 12's packages serve at /favicon.ico (tests/fixtures/favicons); the page
+        # itself is plain, so the favicon's SHA-256 is the only evidence.
+        for slug, name, icon in (("phpmyadmin", "phpMyAdmin", "phpmyadmin.ico"), ("zabbix", "Zabbix", "zabbix.ico")):
+            data = (dc.REPO / "tests" / "fixtures" / "favicons" / icon).read_bytes()
+            with self.subTest(slug), dc.FixtureServer({"/": (200, HTML, PLAIN),
+                                                       "/favicon.ico": (200, {"Content-Type": "image/x-icon"}, data)}) as fx:
+                techs = self.by_slug(self.detect(fx.url("/")))
+                self.assertIn(slug, techs, list(techs))
+                self.assertEqual(techs[slug]["name"], name)
+                self.assertEqual([e["source"] for e in techs[slug]["evidence"]], ["favicon"], techs[slug])
+                self.assertIn(hashlib.sha256(data).hexdigest(), json.dumps(techs[slug]["evidence"]))
+            # The same icon one byte off is nobody's.
+            off = data[:-1] + bytes([data[-1] ^ 0xFF])
+            with dc.FixtureServer({"/": (200, HTML, PLAIN),
+                                   "/favicon.ico": (200, {"Content-Type": "image/x-icon"}, off)}) as fx:
+                self.assertNotIn(slug, self.by_slug(self.detect(fx.url("/"))))
 
     def test_an_old_jquery_is_reported_with_its_advisories(self):
         with dc.FixtureServer(OLD_JQUERY_ROUTES) as fx:
