@@ -6,28 +6,14 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "tests/unit/support/loopback_listener.hpp"
+
 using namespace dozor::net;
 using namespace std::chrono_literals;
 
 namespace {
 
-// A loopback listener (connections wait in its backlog) or a port with nothing listening.
-struct Listener {
-  int fd = -1;
-  std::uint16_t port = 0;
-  explicit Listener(bool listening) {
-    fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    BOOST_REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-    socklen_t len = sizeof a;
-    BOOST_REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
-    port = ntohs(a.sin_port);
-    if (listening) BOOST_REQUIRE(::listen(fd, 8) == 0);
-  }
-  ~Listener() { ::close(fd); }
-};
+using Listener = dozor::test::LoopbackListener;
 
 }  // namespace
 
