@@ -113,9 +113,12 @@ inline constexpr std::size_t kMaxTextBytes = 128ULL << 20;         // extracted 
 inline constexpr std::size_t kMaxFindings = 10000;                 // findings listed (all are counted)
 inline constexpr std::size_t kContextWindowChars = 64;             // context words are looked for this near
 inline constexpr std::size_t kManifestMaxFileBytes = 16ULL << 20;  // one file of the model bundle
-inline constexpr int kVaultCheckSeconds = 100;        // the vault's "check for personal data" (nginx allows 120 s)
-inline constexpr int kVaultMalwareScanSeconds = 100;  // one uploaded file's malware check (vault.clamav)
-inline constexpr std::size_t kQuotaUsers = 4096;      // users whose hourly budget is tracked at once
+inline constexpr int kVaultCheckSeconds = 100;           // the vault's "check for personal data" (nginx allows 120 s)
+inline constexpr int kVaultMalwareScanSeconds = 100;     // one uploaded file's malware check (vault.clamav)
+inline constexpr long long kMalwareScanMillis = 90'000;  // ClamAV's own limit: ends before the vault stops waiting
+inline constexpr long long kMalwareMaxMemberBytes = 1LL << 30;      // one file inside an archive, read whole
+inline constexpr long long kMalwareMaxScanBytes = (1LL << 31) - 1;  // all of them (ClamAV's ceiling)
+inline constexpr std::size_t kQuotaUsers = 4096;                    // users whose hourly budget is tracked at once
 // OCR (analyzer.ocr): an image's pixels are checked from its header before it is decoded; a PDF
 // page is rendered for OCR when its text layer has fewer visible characters than the minimum.
 inline constexpr std::uint64_t kImageMaxPixels = 40000000;  // one image or rendered page (A4 at 600 dpi fits)

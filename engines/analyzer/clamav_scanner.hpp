@@ -33,6 +33,7 @@ class ClamavScanner : public MalwareScanner {
   struct Engine;
   std::unique_ptr<Engine> engine_;
   std::uint64_t signatures_ = 0;
+  std::int64_t max_file_ = 0;
 };
 
 // How many ClamAV database files (.cvd, .cld, .hdb, .ndb, .ldb, … by their extension) are in

@@ -232,8 +232,8 @@ std::map<std::string, Setter> setters(Config& c) {
   };
 }
 
-// "https://docs.example.com:8443", "http://[::1]:80": letters, digits, '.', '-' (or an IPv6
-// literal in brackets), an optional port, nothing after.
+// "https://docs.example.com:8443": a host of letters, digits, '.' and '-', an optional port,
+// nothing after. No IPv6 literal: CSP's host-source grammar has none, so browsers would drop it.
 bool bare_http_origin(std::string_view u) {
   std::string_view rest;
   if (u.rfind("http://", 0) == 0)
@@ -243,18 +243,10 @@ bool bare_http_origin(std::string_view u) {
   else
     return false;
   std::size_t host_end = 0;
-  if (!rest.empty() && rest.front() == '[') {
-    host_end = rest.find(']');
-    if (host_end == std::string_view::npos || host_end == 1) return false;
-    for (char c : rest.substr(1, host_end - 1))
-      if (!std::isxdigit(static_cast<unsigned char>(c)) && c != ':' && c != '.') return false;
+  while (host_end < rest.size() &&
+         (std::isalnum(static_cast<unsigned char>(rest[host_end])) || rest[host_end] == '.' || rest[host_end] == '-'))
     ++host_end;
-  } else {
-    while (host_end < rest.size() &&
-           (std::isalnum(static_cast<unsigned char>(rest[host_end])) || rest[host_end] == '.' || rest[host_end] == '-'))
-      ++host_end;
-    if (host_end == 0) return false;
-  }
+  if (host_end == 0) return false;
   auto port = rest.substr(host_end);
   if (port.empty()) return true;
   if (port.front() != ':' || port.size() < 2 || port.size() > 6) return false;
@@ -338,7 +330,8 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
     // A bare origin: it goes into the editor page's CSP as a source, so nothing but
     // scheme://host[:port] (a ';' or a space would add directives).
     if (!bare_http_origin(u))
-      problems << "config: vault.docserver_url must be an http(s) origin (scheme://host[:port], no path)\n";
+      problems << "config: vault.docserver_url must be an http(s) origin (scheme://host[:port], no path; a host "
+                  "name or IPv4 address, as a CSP source names it)\n";
     if (c.vault.docserver_jwt_secret.size() < 16 && c.vault.docserver_jwt_secret_file.empty())
       problems
           << "config: vault.docserver_jwt_secret must hold at least 16 characters when vault.docserver_url is set\n";

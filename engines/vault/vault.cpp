@@ -177,10 +177,11 @@ Saved Vault::save_file(const Actor& a, const VaultPath& p, std::string_view cont
     if (existing && existing->is_dir) throw Conflict("a folder with that name exists");
     auto file = store_.begin_write(p, write_limit(a, existing ? existing->size : 0));
     file.write(content);
+    std::string checked = check_malware(a, "save_file", p, file);
     std::int64_t old_size = file.commit(true);
     std::int64_t delta = file.size() - old_size;
     db_.run([&](db::Connection& c) { db::vault::add_usage(c, a.user.id, delta); }, db::Retry::Never);
-    return Saved{p, file.size(), existing.has_value(), {}};
+    return Saved{p, file.size(), existing.has_value(), checked};
   });
 }
 
@@ -193,6 +194,7 @@ Saved Vault::save_version(const Actor& a, const VaultPath& p, std::string_view c
     if (existing && existing->is_dir) throw Conflict("a folder with that name exists");
     auto file = store_.begin_write(p, write_limit(a, 0));  // the old version stays, and counts
     file.write(content);                                   // all of it written before the old version is kept
+    std::string checked = check_malware(a, "docedit_save", p, file);
     std::int64_t trash_id = 0;
     if (existing) {
       // The previous version is linked into the trash, then the new one replaces the name in
@@ -210,8 +212,20 @@ Saved Vault::save_version(const Actor& a, const VaultPath& p, std::string_view c
     file.commit(true);
     db_.run([&](db::Connection& c) { db::vault::add_usage(c, a.user.id, file.size()); }, db::Retry::Never);
     if (previous_trash_id) *previous_trash_id = trash_id;
-    return Saved{p, file.size(), existing.has_value(), {}};
+    return Saved{p, file.size(), existing.has_value(), checked};
   });
+}
+
+std::string Vault::check_malware(const Actor& a, const std::string& action, const VaultPath& p,
+                                 const PendingFile& file) {
+  if (!malware_check_) return {};
+  if (file.size() == 0) return "clean";  // nothing to scan
+  try {
+    return malware_check_(a, p.name(), file.fd(), file.size());
+  } catch (const Infected& e) {
+    audit(a, action, p.display(), e.signature, "infected");
+    throw;
+  }
 }
 
 void Vault::rename(const Actor& a, const VaultPath& from, const VaultPath& to) {
@@ -405,24 +419,21 @@ void Upload::on_part_end() {
   if (!current_) return;
   std::int64_t size = current_->size();
   std::string checked;
-  if (vault_.malware_check_) {
-    try {
-      checked = vault_.malware_check_(actor_, current_path_.name(), current_->fd(), size);
-    } catch (const Infected& e) {
-      current_.reset();  // the unnamed file goes with its descriptor
-      vault_.audit(actor_, "upload", current_path_.display(), e.signature, "infected");
-      throw;
-    } catch (...) {
-      current_.reset();
-      throw;
-    }
+  try {
+    checked = vault_.check_malware(actor_, "upload", current_path_, *current_);
+  } catch (...) {
+    current_.reset();  // the unnamed file goes with its descriptor
+    throw;
   }
-  std::int64_t old_size = current_->commit(overwrite_);
+  // Replace only what on_part judged: a file that appeared at the name since then (the check
+  // may take long) is a conflict, not replaced without the delete right being asked.
+  std::int64_t old_size = current_->commit(overwrite_ && current_exists_);
   current_.reset();
   std::int64_t delta = size - old_size;
   quota_left_ = std::max<std::int64_t>(quota_left_ - delta, 0);
   vault_.db().run([&](db::Connection& c) { db::vault::add_usage(c, actor_.user.id, delta); }, db::Retry::Never);
-  vault_.audit(actor_, "upload", current_path_.display(), std::to_string(size) + " bytes", "ok");
+  vault_.audit(actor_, "upload", current_path_.display(),
+               std::to_string(size) + " bytes" + (checked.rfind("not scanned", 0) == 0 ? ", " + checked : ""), "ok");
   saved_.push_back({current_path_, size, current_exists_, checked});
 }
 

@@ -145,6 +145,9 @@ class Vault {
   // Bytes one write may have: vault.max_upload, and the room left in the user's quota with
   // `freed` bytes (the file it replaces) given back.
   std::int64_t write_limit(const Actor& a, std::int64_t freed);
+  // The malware check of a finished, unnamed file (when set): what it said, or Infected after
+  // the audit row (`action`, the path, the signature, "infected") is written.
+  std::string check_malware(const Actor& a, const std::string& action, const VaultPath& p, const PendingFile& file);
   friend class Upload;
   void purge_expired(std::int64_t user_id);
   void purge_rows(const std::vector<db::vault::TrashRow>& rows);

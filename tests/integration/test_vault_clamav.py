@@ -114,6 +114,48 @@ class VaultMalwareCheckTest(unittest.TestCase):
         self.assertRefused(r, name, "Dozor.Test.Marker-1")
         self.assertFalse((self.disk() / name).exists())
 
+    def test_a_marker_past_the_first_megabytes_is_found(self):
+        # The file crosses the wire in many reads (curl's buffer is 64 KiB): each at its offset.
+        name = "late-%s.txt" % secrets.token_hex(3)
+        body = b"x" * (3 << 20) + MARKER + b"y" * 1000
+        self.assertRefused(self.upload([(name, body)]), name, "Dozor.Test.Marker-1")
+
+    def test_an_archive_member_larger_than_the_upload_limit_is_read_whole(self):
+        # ClamAV trims a member over its file limit without a word; that limit is far above the
+        # analyzer's, so a marker past 60 MiB of zeros (a 60 KiB zip) is still found.
+        name = "deep-%s.zip" % secrets.token_hex(3)
+        body = zipped("zeros.bin", b"\0" * (60 << 20) + MARKER)
+        self.assertLess(len(body), 1 << 20)
+        self.assertRefused(self.upload([(name, body)]), name, "Dozor.Test.Marker-1")
+        self.assertFalse((self.disk() / name).exists())
+
+    def test_an_archive_clamav_cannot_read_through_is_refused(self):
+        # Past a limit ClamAV would answer "clean" unread; here it is a finding instead.
+        name = "many-%s.zip" % secrets.token_hex(3)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+            for i in range(10050):
+                z.writestr("f%d.txt" % i, b"x")
+        self.assertRefused(self.upload([(name, buf.getvalue())]), name, "Heuristics.Limits.Exceeded.MaxFiles")
+        self.assertFalse((self.disk() / name).exists())
+
+    def test_an_empty_file_needs_no_scan(self):
+        name = "empty-%s.txt" % secrets.token_hex(3)
+        r = self.upload([(name, b"")])
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json["files"][0]["malware_check"], "clean")
+        self.assertEqual((self.disk() / name).read_bytes(), b"")
+
+    def test_saved_text_is_checked_too(self):
+        path = self.home + "/typed-%s.txt" % secrets.token_hex(3)
+        r = self.s.save(path, EICAR.decode())
+        self.assertRefused(r, path.rsplit("/", 1)[1], "Eicar-Test-Signature")
+        self.assertFalse((vault_files() / path.lstrip("/")).exists())
+        rows = dc.get("/api/admin/vault/audit?limit=200", token=dc.admin_token()).json
+        self.assertIn(("save_file", "infected"), [(a["action"], a["outcome"]) for a in rows if a["path"] == path])
+        r = self.s.save(path, "harmless text")
+        self.assertEqual(r.status, 200, r)
+
     def test_an_infected_replacement_keeps_the_old_file(self):
         path = self.home + "/report-%s.txt" % secrets.token_hex(3)
         self.assertEqual(self.s.save(path, "the old report").status, 200)
@@ -134,9 +176,13 @@ class VaultMalwareCheckTest(unittest.TestCase):
         name = "big-%s.bin" % secrets.token_hex(3)
         r = self.upload([(name, EICAR + b"\0" * (limit + 1 - len(EICAR)))])
         self.assertEqual(r.status, 200, r)
-        self.assertEqual(r.json["files"][0]["malware_check"],
-                         "not scanned: larger than %d bytes (analyzer.max_document)" % limit)
+        said = "not scanned: larger than %d bytes (analyzer.max_document)" % limit
+        self.assertEqual(r.json["files"][0]["malware_check"], said)
         self.assertEqual((self.disk() / name).stat().st_size, limit + 1)
+        # The audit log says so, so that an admin can find what was stored unchecked.
+        rows = dc.get("/api/admin/vault/audit?limit=200", token=dc.admin_token()).json
+        hits = [a for a in rows if a["path"] == self.home + "/" + name]
+        self.assertEqual([(a["outcome"], a["target"]) for a in hits], [("ok", "%d bytes, %s" % (limit + 1, said))])
 
     def test_check_config_looks_for_the_database_without_loading_it(self):
         def check(database: str) -> subprocess.CompletedProcess:

@@ -194,9 +194,15 @@ class DocEditTest(unittest.TestCase):
         self.assertEqual(directives["object-src"], "'none'")
         self.assertEqual(r.header("X-Content-Type-Options"), "nosniff")
         self.assertEqual(r.header("X-Frame-Options"), "DENY")
-        # Other pages keep the site's own policy, without the document server.
+        # Other pages keep the site's own policy, without the document server; so does an error
+        # answer of the editor page itself (nginx's fallback when dozor-fcgi wrote none).
         other = self.admin.get("browse", "/")
         self.assertNotIn(self.origin, other.header("Content-Security-Policy"))
+        missing = self.admin.get("docedit_edit", "/no-such-%s.docx" % secrets.token_hex(3))
+        self.assertEqual(missing.status, 404, missing)
+        self.assertEqual(len(missing.header_all("Content-Security-Policy")), 1)
+        self.assertNotIn(self.origin, missing.header("Content-Security-Policy"))
+        self.assertIn("default-src 'self'", missing.header("Content-Security-Policy"))
         # The same key until a save.
         self.assertEqual(page_data(editor_data(self.admin, path))["config"]["document"]["key"], key)
 
