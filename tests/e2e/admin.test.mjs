@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launchBrowser, withPage, Api, uniqueName, loginViaForm, waitLoaded, vaultSession, ADMIN_USER, ADMIN_PASSWORD,
+  launchBrowser, withPage, Api, uniqueName, loginViaForm, waitLoaded, vaultSession, openVaultFolder, ADMIN_USER, ADMIN_PASSWORD,
   TEST_TIMEOUT,
 } from './lib.mjs';
 
@@ -276,13 +276,7 @@ test('a user granted read browses the folder on the vault page', { timeout: TEST
       await ruleRow(page, user.username, shared).waitFor();
     }, { token: api.token });
     await withPage(t, browser, async (page) => {
-      await page.goto('/vault/login');
-      await page.getByLabel('Username').fill(user.username);
-      await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/vault\/browse/);
-      await page.goto(`/vault/browse?path=${encodeURIComponent(shared)}`);
-      await waitLoaded(page);
+      await openVaultFolder(page, user, shared);
       await page.getByRole('link', { name: 'reports', exact: true }).waitFor();
     });
   } finally {

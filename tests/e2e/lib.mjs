@@ -218,6 +218,17 @@ export async function vaultSession(username, password) {
   };
 }
 
+/** Signs `user` in on /vault/login and opens the vault page of `folder`. */
+export async function openVaultFolder(page, user, folder) {
+  await page.goto('/vault/login');
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/vault\/browse/);
+  await page.goto(`/vault/browse?path=${encodeURIComponent(folder)}`);
+  await waitLoaded(page);
+}
+
 /* ---- local target for checks ---------------------------------------------------------------- */
 
 /**

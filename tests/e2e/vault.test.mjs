@@ -6,9 +6,8 @@
 // restored from it through the page's own dialogs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as pwRequest } from 'playwright-core';
 import {
-  launchBrowser, withPage, Api, waitLoaded, BASE_URL, ADMIN_USER, ADMIN_PASSWORD,
+  launchBrowser, withPage, Api, vaultSession, openVaultFolder, ADMIN_USER, ADMIN_PASSWORD,
 } from './lib.mjs';
 
 let browser;
@@ -24,31 +23,16 @@ const STAFF = [
 ].join('\n');
 const CLEAN = 'Отдел снабжения: заявка принята\nЦена 12 500 рублей, срок поставки 5 дней\n';
 
-/** A vault session through the API's own login (cookie kept by the request context). */
-async function vaultSession(username, password) {
-  const req = await pwRequest.newContext({ baseURL: BASE_URL, ignoreHTTPSErrors: true });
-  const res = await req.post('/vault/login', { data: { username, password }, headers: { Origin: BASE_URL } });
-  if (res.status() !== 200) throw new Error(`vault login ${username}: ${res.status()} ${await res.text()}`);
-  const { csrf } = await res.json();
-  return {
-    mkdir: async (path) => {
-      const r = await req.post('/vault/create_folder', { data: { path }, headers: { Origin: BASE_URL, 'X-CSRF-Token': csrf } });
-      if (![200, 409].includes(r.status())) throw new Error(`mkdir ${path}: ${r.status()} ${await r.text()}`);
-    },
-    dispose: () => req.dispose(),
-  };
-}
-
 before(async () => {
   browser = await launchBrowser();
   const api = await Api.create();
   admin = await api.as(ADMIN_USER, ADMIN_PASSWORD);
   user = await admin.createUser();
   const root = await vaultSession(ADMIN_USER, ADMIN_PASSWORD);
-  await root.mkdir('/home');
+  assert.ok([200, 409].includes(await root.mkdir('/home')));
   await root.dispose();
   const own = await vaultSession(user.username, user.password);
-  await own.mkdir(`/home/${user.username}`);
+  assert.ok([200, 409].includes(await own.mkdir(`/home/${user.username}`)));
   await own.dispose();
 });
 
@@ -61,16 +45,10 @@ after(async () => {
 async function openFolder(page, folder) {
   if (folder !== `/home/${user.username}`) {
     const session = await vaultSession(user.username, user.password);
-    await session.mkdir(folder);
+    assert.ok([200, 409].includes(await session.mkdir(folder)), `mkdir ${folder}`);
     await session.dispose();
   }
-  await page.goto('/vault/login');
-  await page.getByLabel('Username').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/vault\/browse/);
-  await page.goto(`/vault/browse?path=${encodeURIComponent(folder)}`);
-  await waitLoaded(page);
+  await openVaultFolder(page, user, folder);
 }
 
 test('a signed-in user uploads files and checks one for personal data', async (t) => {
@@ -124,9 +102,9 @@ const EICAR = String.raw`X5O!P%@AP[4\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TE
 test('files dropped on the page are uploaded; an infected one is refused with its signature', async (t) => {
   await withPage(t, browser, async (page) => {
     await openFolder(page, `/home/${user.username}/dropped`);
-    await drop(page, [{ name: 'notes.txt', text: 'dropped notes\n' }, { name: 'todo.txt', text: 'call back\n' }]);
+    await drop(page, [{ name: 'notes.txt', text: 'dropped notes\n' }, { name: 'minutes.txt', text: 'meeting at ten\n' }]);
     await page.getByRole('link', { name: 'notes.txt', exact: true }).waitFor();
-    await page.getByRole('link', { name: 'todo.txt', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'minutes.txt', exact: true }).waitFor();
     assert.equal(await page.locator('main.vault-drop').count(), 0, 'the drop zone is gone after the drop');
     const res = await page.request.get(`/vault/download?path=${encodeURIComponent(`/home/${user.username}/dropped/notes.txt`)}`);
     assert.equal(await res.text(), 'dropped notes\n');
