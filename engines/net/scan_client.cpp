@@ -66,7 +66,12 @@ void ScanSession::pump(Clock::time_point now) {
     ++busy;
     ++running_;
     ++started_;
-    next_allowed_[p.origin] = now + options_.per_host_interval;
+    // Starts keep a schedule rather than counting from when the loop woke: a late wake-up
+    // (a busy machine, the poll's millisecond grain) does not lower the rate below one start
+    // per interval, and a schedule fallen behind by more than an interval restarts from now
+    // rather than allowing a burst to catch up.
+    auto& slot = next_allowed_[p.origin];
+    slot = (slot + options_.per_host_interval > now ? slot : now) + options_.per_host_interval;
     CheckRequest c;
     c.url = p.request.url;
     c.method = p.request.method;

@@ -39,7 +39,7 @@ test('admin creates a user who signs in to an empty dashboard without admin righ
       await loginViaForm(page, ADMIN_USER, ADMIN_PASSWORD, { next: '/admin' });
       await page.waitForURL('**/admin');
       await waitLoaded(page);
-      await page.getByRole('heading', { name: 'Users', exact: true }).waitFor();
+      await page.getByRole('heading', { name: 'Administration', exact: true }).waitFor();
 
       const form = page.locator('#create-user');
       await form.getByLabel('Username').fill(username);

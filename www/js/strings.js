@@ -302,7 +302,7 @@ export const STRINGS = {
     'dur.h': '{n} h',
     'dur.m': '{n} min',
 
-    'admin.heading': 'Users',
+    'admin.heading': 'Administration',
     'admin.deniedTitle': 'Admin privileges required',
     'admin.deniedBody': 'Your account cannot manage users. Ask an administrator if you need access.',
     'admin.backToDashboard': 'Back to the dashboard',
@@ -944,7 +944,7 @@ export const STRINGS = {
     'dur.h': '{n} ч',
     'dur.m': '{n} мин',
 
-    'admin.heading': 'Пользователи',
+    'admin.heading': 'Администрирование',
     'admin.deniedTitle': 'Требуются права администратора',
     'admin.deniedBody': 'Ваша учётная запись не может управлять пользователями. Обратитесь к администратору, если нужен доступ.',
     'admin.backToDashboard': 'Вернуться на панель',
