@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "engines/net/pacing.hpp"
+
 namespace dozor::net {
 
 std::vector<std::string> header_values(const std::vector<HeaderField>& fields, std::string_view name) {
@@ -66,12 +68,8 @@ void ScanSession::pump(Clock::time_point now) {
     ++busy;
     ++running_;
     ++started_;
-    // Starts keep a schedule rather than counting from when the loop woke: a late wake-up
-    // (a busy machine, the poll's millisecond grain) does not lower the rate below one start
-    // per interval, and a schedule fallen behind by more than an interval restarts from now
-    // rather than allowing a burst to catch up.
     auto& slot = next_allowed_[p.origin];
-    slot = (slot + options_.per_host_interval > now ? slot : now) + options_.per_host_interval;
+    slot = next_start_slot(slot, now, options_.per_host_interval);
     CheckRequest c;
     c.url = p.request.url;
     c.method = p.request.method;

@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "engines/net/pacing.hpp"
 #include "tests/unit/support/local_http.hpp"
 
 namespace dozor::net {
@@ -214,6 +215,27 @@ BOOST_AUTO_TEST_CASE(the_rate_limit_spaces_request_starts) {
   BOOST_TEST(session.run(started + std::chrono::seconds(10)));
   BOOST_TEST(done == 6);
   BOOST_TEST((std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(250)));  // 5 gaps of 50 ms
+}
+
+BOOST_AUTO_TEST_CASE(the_gap_keeps_a_schedule_when_the_loop_wakes_late) {
+  using ms = std::chrono::milliseconds;
+  using T = std::chrono::steady_clock::time_point;
+  const T t0 = T{} + std::chrono::hours(1);
+  const ms gap(10);
+  BOOST_TEST((next_start_slot(T{}, t0, gap) == t0 + gap));                      // the first start
+  BOOST_TEST((next_start_slot(t0 + ms(10), t0 + ms(13), gap) == t0 + ms(20)));  // 3 ms late: due time kept
+  BOOST_TEST((next_start_slot(t0 + ms(10), t0 + ms(19), gap) == t0 + ms(20)));  // 9 ms late: still kept
+  BOOST_TEST((next_start_slot(t0 + ms(10), t0 + ms(20), gap) == t0 + ms(30)));  // a whole gap late: from now
+  BOOST_TEST((next_start_slot(t0 + ms(10), t0 + ms(45), gap) == t0 + ms(55)));  // long idle: no burst
+  // A loop that always wakes 3 ms after the due time starts 100 requests in 100 gaps, not 130.
+  T slot{}, now = t0;
+  for (int i = 0; i < 100; ++i) {
+    slot = next_start_slot(slot, now, gap);
+    now = slot + ms(3);
+  }
+  BOOST_TEST((slot == t0 + 100 * gap));
+  // And never two starts less than a gap apart when the loop is on time.
+  BOOST_TEST((next_start_slot(t0 + ms(10), t0 + ms(10), gap) - (t0 + ms(10)) == gap));
 }
 
 BOOST_AUTO_TEST_CASE(the_deadline_abandons_what_is_left) {
