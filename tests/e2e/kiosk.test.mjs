@@ -1,8 +1,10 @@
 // (5) The kiosk shows a tile per service with status and response time, cycles with Next/Previous
 // buttons and the arrow keys, pauses, and advances on its own at the chosen interval — all in step
-// with the server's kiosk state.
+// with the server's kiosk state. The spotlight shows the grade of the site's latest audit and its open
+// high and critical findings.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import {
   launchBrowser, withPage, Api, startTarget, uniqueName, waitLoaded, ADMIN_USER, ADMIN_PASSWORD, TEST_TIMEOUT,
 } from './lib.mjs';
@@ -146,4 +148,65 @@ test('kiosk and dashboard show the grade of each site\'s latest audit', { timeou
       `/security?target=${encodeURIComponent(services[1].url)}`);
     assert.equal(await page.locator(`tr.svc-row[data-service-id="${services[0].id}"] .grade-chip`).count(), 0);
   }, { token: ownerApi.token });
+});
+
+/** A plain-HTTP site whose audit has open high and critical findings: an exposed .git (high) and .env (critical). */
+async function startExposedSite() {
+  const files = {
+    '/': ['text/html; charset=utf-8', '<!doctype html><html lang="en"><title>Exposed</title><p>hi</p></html>'],
+    '/.git/HEAD': ['text/plain', 'ref: refs/heads/main\n'],
+    '/.env': ['text/plain', 'APP_ENV=production\nDB_PASSWORD=e2e-not-a-real-secret\n'],
+  };
+  const server = createServer((req, res) => {
+    const file = files[(req.url || '/').split('?')[0]];
+    if (!file) { res.writeHead(404, { 'Content-Type': 'text/plain' }); res.end('not found'); return; }
+    res.writeHead(200, { 'Content-Type': file[0] });
+    res.end(file[1]);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+  };
+}
+
+test('kiosk lists the open high and critical findings of the current site\'s latest audit', { timeout: TEST_TIMEOUT }, async (t) => {
+  const site = await startExposedSite();
+  const user = await admin.createUser(); // alone, so the kiosk shows just this site
+  try {
+    const userApi = await admin.as(user.username, user.password);
+    const service = await userApi.mustOk('POST', '/api/v1/services', {
+      name: uniqueName('kiosk-exposed'), url: site.url, check_interval: 60,
+    });
+    const audit = await userApi.mustOk('POST', `/api/v1/audit/${encodeURIComponent(site.url)}?depth=0`);
+    assert.ok(audit.counts.high >= 1 && audit.counts.critical >= 1, `counts: ${JSON.stringify(audit.counts)}`);
+    const state = await userApi.mustOk('GET', '/api/v1/kiosk/state');
+    assert.equal(state.current_service.id, service.id);
+    const serious = state.current_service.audit.serious_findings;
+    assert.ok(serious.length >= 2, JSON.stringify(serious));
+    const severities = new Set(serious.map((f) => f.severity));
+    assert.ok(severities.has('high') && severities.has('critical'), [...severities].join());
+
+    await withPage(t, browser, async (page, { log }) => {
+      await page.goto('/kiosk');
+      await waitLoaded(page);
+      await page.waitForFunction((id) => document.querySelector('#kiosk-stage .spot')?.dataset.serviceId === String(id),
+        service.id);
+      const box = page.locator('#kiosk-stage [data-metric="serious"]');
+      assert.equal(await box.getByRole('heading', { name: 'High and critical findings' }).count(), 1);
+      const items = box.locator('li');
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('#kiosk-stage [data-metric="serious"] li').length === n, serious.length);
+      for (const [i, f] of serious.entries()) {
+        assert.equal(await items.nth(i).getAttribute('data-severity'), f.severity);
+        const label = f.severity === 'critical' ? 'Critical' : 'High';
+        assert.equal((await items.nth(i).textContent()).trim(), `${label} ${f.title}`);
+      }
+      assert.equal(await page.locator('#kiosk-stage [data-metric="grade"] .grade-chip').textContent(), audit.grade);
+      assert.deepEqual(log.errors, [], 'no page errors');
+    }, { token: userApi.token });
+  } finally {
+    await admin.deleteUser(user.id);
+    await site.close();
+  }
 });

@@ -2,11 +2,13 @@
 // and the full audit (grade badge, findings with evidence, the severity filter changes the list),
 // the compliance checklist, technologies, the crawl,
 // and the DOCX button requests the report route with the bearer token and triggers a download.
+// A service picked from the "Your service" list becomes the target: a check runs against its URL, and the
+// technologies of its WordPress page are listed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import {
-  launchBrowser, withPage, Api, loginViaForm, waitLoaded, ADMIN_USER, ADMIN_PASSWORD, TEST_TIMEOUT,
+  launchBrowser, withPage, Api, loginViaForm, waitLoaded, uniqueName, ADMIN_USER, ADMIN_PASSWORD, TEST_TIMEOUT,
 } from './lib.mjs';
 
 let browser;
@@ -20,12 +22,20 @@ const LOGIN = '<!doctype html><html lang="en"><head><title>Sign in</title></head
   + '<form method="post" action="/login"><input name="user"><input type="password" name="pass"><button>Go</button></form>'
   + '</body></html>';
 
+// A WordPress blog under /blog/ (the generator meta and its jQuery, as test_cms.py's fixture has them).
+const BLOG = '<!doctype html><html lang="en"><head><title>Fixture blog</title>'
+  + '<meta name="generator" content="WordPress 6.4.2">'
+  + '<script src="/wp-includes/js/jquery/jquery.min.js?ver=3.7.1"></script></head>'
+  + '<body><h1>Just another WordPress site</h1></body></html>';
+
 /** A plain-HTTP site with problems of several severities: an exposed .env (critical) and .git
- * (high), a password form over HTTP without a CSRF token, a session cookie without flags. */
+ * (high), a password form over HTTP without a CSRF token, a session cookie without flags; and a
+ * WordPress blog under /blog/. */
 async function startSite() {
   const files = {
     '/': ['text/html; charset=utf-8', HOME],
     '/login': ['text/html; charset=utf-8', LOGIN],
+    '/blog/': ['text/html; charset=utf-8', BLOG],
     '/.git/HEAD': ['text/plain', 'ref: refs/heads/main\n'],
     '/.env': ['text/plain', 'APP_ENV=production\nDB_PASSWORD=e2e-not-a-real-secret\n'],
   };
@@ -171,6 +181,51 @@ test('security page: header check, full audit with the severity filter, complian
     const refused = /^\[error\] Failed to load resource: the server responded with a status of 422 \(\)$/;
     assert.deepEqual(log.errors.filter((e) => !refused.test(e)), [], 'no page errors');
     assert.equal(log.errors.length, 1, 'exactly the one refusal');
+  });
+});
+
+test('security page: a service picked from the list is the target; its technologies are shown', { timeout: TEST_TIMEOUT }, async (t) => {
+  const userApi = await api.as(user.username, user.password);
+  const service = await userApi.mustOk('POST', '/api/v1/services', {
+    name: uniqueName('sec-blog'), url: `${site.url}blog/`, check_interval: 60,
+  });
+  await withPage(t, browser, async (page, { log }) => {
+    await loginViaForm(page, user.username, user.password, { next: '/security' });
+    await page.waitForURL('**/security');
+    await waitLoaded(page);
+    // The list offers the user's service; picking it makes it the target (nothing typed).
+    const select = page.getByLabel('Your service', { exact: true });
+    await select.selectOption({ label: `${service.name} — ${service.url}` });
+    assert.equal(await select.inputValue(), String(service.id));
+    await page.locator('#audit-panels [data-section="audit"]').waitFor();
+    assert.equal(await page.getByLabel('Address', { exact: true }).inputValue(), service.url);
+    assert.equal(new URL(page.url()).searchParams.get('target'), service.url);
+    const facts = page.locator('#target-facts');
+    assert.equal(await facts.locator('dd').first().textContent(), service.url, 'the target is the service\'s URL');
+    assert.match(await page.locator('#findings').textContent(), new RegExp(service.name), 'known as the service');
+
+    // A check runs against that URL and shows its result.
+    const asked = page.waitForRequest((r) => r.url().includes('/api/v1/audit/headers/'));
+    await page.getByRole('button', { name: 'Check headers' }).click();
+    assert.equal(new URL((await asked).url()).pathname, `/api/v1/audit/headers/${encodeURIComponent(service.url)}`);
+    const headers = page.locator('[data-result="headers"]');
+    await headers.waitFor({ timeout: 60_000 });
+    assert.match(await headers.locator('.grade').getAttribute('data-grade'), /^[A-F][+-]?$/);
+    const graded = headers.locator('dt', { hasText: 'Graded address' }).locator('xpath=following-sibling::dd[1]');
+    assert.equal(await graded.textContent(), service.url, 'the graded address is the service\'s');
+
+    // Technologies of the blog: WordPress with its version, and its jQuery.
+    await page.getByRole('button', { name: 'Detect technologies' }).click();
+    const tech = page.locator('#panel-technologies-output [data-result="technologies"]');
+    await tech.waitFor({ timeout: 60_000 });
+    const rows = tech.locator('tbody tr');
+    const wordpress = rows.filter({ has: page.locator('td:first-child', { hasText: /^WordPress$/ }) });
+    assert.equal(await wordpress.count(), 1, `WordPress listed: ${await tech.textContent()}`);
+    assert.equal(await wordpress.locator('td').nth(1).textContent(), '6.4.2');
+    assert.match(await wordpress.locator('td').nth(2).textContent(), /CMS/);
+    const jquery = rows.filter({ has: page.locator('td:first-child', { hasText: /^jQuery$/ }) });
+    assert.equal(await jquery.locator('td').nth(1).textContent(), '3.7.1');
+    assert.deepEqual(log.errors, [], 'no page errors');
   });
 });
 

@@ -168,35 +168,39 @@ class Crawl(dc.DozorTestCase):
         holder["fx"] = fx
         return fx
 
-    def crawl(self, target, prefix="/api", query=""):
-        return dc.post("%s/crawl/%s%s" % (prefix, dc.enc(target), query), token=self.user.token, timeout=90)
+    def crawl(self, target, prefix="/api", query="", encoded=True):
+        t = dc.enc(target) if encoded else target
+        return dc.post("%s/crawl/%s%s" % (prefix, t, query), token=self.user.token, timeout=90)
 
-    def test_crawl_collects_the_site_under_both_prefixes(self):
+    def test_crawl_collects_the_site_under_both_prefixes_and_encodings(self):
         with self.site() as fx:
             for prefix in ("/api", "/api/security"):
-                with self.subTest(prefix=prefix):
-                    r = self.crawl(fx.url("/"), prefix)
-                    self.assertEqual(r.status, 200, r.text)
-                    body = r.json
-                    pages = {p["url"]: p for p in body["pages"]}
-                    self.assertIn(fx.url("/contacts"), pages)
-                    self.assertEqual(pages[fx.url("/contacts")]["charset"], "windows-1251")
-                    self.assertEqual(pages[fx.url("/about")]["found_via"], "sitemap")
-                    self.assertEqual(body["stats"]["stopped"], "complete")
-                    self.assertEqual(body["phones"][0]["e164"], "+78125551234")
-                    self.assertEqual(body["emails"][0]["address"], "office@example.ru")
-                    form = body["forms"][0]
-                    self.assertEqual(form["method"], "POST")
-                    self.assertEqual([f["name"] for f in form["fields"]], ["name", "email", "consent"])
-                    self.assertTrue(form["fields"][0]["required"])
-                    self.assertEqual(form["fields"][1]["placeholder"], "E-mail")
-                    endpoints = {(e["method"], e["url"]): e for e in body["endpoints"]}
-                    self.assertEqual(endpoints[("GET", fx.url("/catalog"))]["params"], ["page", "sort"])
-                    self.assertIn(("POST", fx.url("/feedback")), endpoints)
-                    self.assertIn(("GET", fx.url("/api/cart")), endpoints)
-                    self.assertEqual(body["documents"][0]["url"], fx.url("/docs/offer.pdf"))
-                    self.assertEqual(body["robots"]["disallow"], ["/admin/"])
-                    self.assertEqual(body["structure"]["name"], "/")
+                for encoded in (True, False):
+                    with self.subTest(prefix=prefix, encoded=encoded):
+                        self.check_crawl(fx, self.crawl(fx.url("/"), prefix, encoded=encoded))
+
+    def check_crawl(self, fx, r):
+        self.assertEqual(r.status, 200, r.text)
+        body = r.json
+        pages = {p["url"]: p for p in body["pages"]}
+        self.assertIn(fx.url("/contacts"), pages)
+        self.assertEqual(pages[fx.url("/contacts")]["charset"], "windows-1251")
+        self.assertEqual(pages[fx.url("/about")]["found_via"], "sitemap")
+        self.assertEqual(body["stats"]["stopped"], "complete")
+        self.assertEqual(body["phones"][0]["e164"], "+78125551234")
+        self.assertEqual(body["emails"][0]["address"], "office@example.ru")
+        form = body["forms"][0]
+        self.assertEqual(form["method"], "POST")
+        self.assertEqual([f["name"] for f in form["fields"]], ["name", "email", "consent"])
+        self.assertTrue(form["fields"][0]["required"])
+        self.assertEqual(form["fields"][1]["placeholder"], "E-mail")
+        endpoints = {(e["method"], e["url"]): e for e in body["endpoints"]}
+        self.assertEqual(endpoints[("GET", fx.url("/catalog"))]["params"], ["page", "sort"])
+        self.assertIn(("POST", fx.url("/feedback")), endpoints)
+        self.assertIn(("GET", fx.url("/api/cart")), endpoints)
+        self.assertEqual(body["documents"][0]["url"], fx.url("/docs/offer.pdf"))
+        self.assertEqual(body["robots"]["disallow"], ["/admin/"])
+        self.assertEqual(body["structure"]["name"], "/")
 
     def test_depth_and_max_pages_are_honoured_and_validated(self):
         with self.site() as fx:
@@ -218,8 +222,11 @@ class Crawl(dc.DozorTestCase):
         page = r.json["pages"][0]
         self.assertEqual(page["error_kind"], "too_large", page)
 
-    def test_crawl_needs_a_token(self):
-        self.assertUnauthenticated(dc.post("/api/crawl/example.com"))
+    def test_crawl_needs_a_token_under_both_prefixes(self):
+        for prefix in ("/api", "/api/security"):
+            for target in ("example.com", dc.enc("https://example.com/"), "https://example.com/"):
+                with self.subTest(prefix=prefix, target=target):
+                    self.assertUnauthenticated(dc.post("%s/crawl/%s" % (prefix, target)))
 
 
 if __name__ == "__main__":
