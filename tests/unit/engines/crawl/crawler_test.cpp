@@ -1,5 +1,6 @@
 #include "engines/crawl/crawler.hpp"
 
+#include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <string>
@@ -121,6 +122,28 @@ BOOST_AUTO_TEST_CASE(an_infinite_link_trap_stops_at_max_pages) {
   auto r = crawl(s.url("/trap"), allow_loopback, quick(10, 40));
   BOOST_TEST(r.stopped == "max_pages");
   BOOST_TEST(r.pages.size() == 40u);
+  BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(10)));
+}
+
+BOOST_AUTO_TEST_CASE(a_trap_of_ever_new_urls_stops_at_the_url_limit) {
+  // A PHP site with session ids in its links (trans_sid): every answer links to 20 URLs never seen
+  // before. Pages and depth are set past what the trap can reach here; only max_urls can end it.
+  std::atomic<int> next_sid{0};
+  LocalHttp s({}, [&](const std::string&) {
+    std::string body = "<ul>";
+    for (int i = 0; i < 20; ++i)
+      body += "<li><a href=\"/catalog/?PHPSESSID=" + std::to_string(next_sid++) + "\">Раздел</a></li>";
+    return html(body + "</ul>");
+  });
+  auto o = quick(10, 2000);
+  o.max_urls = 120;
+  auto started = std::chrono::steady_clock::now();
+  auto r = crawl(s.url("/"), allow_loopback, o);
+  BOOST_TEST(r.stopped == "url_limit");
+  // Every URL remembered is fetched once (pages allow it), and no URL past the bound is.
+  BOOST_TEST(r.pages.size() == o.max_urls);
+  BOOST_TEST(s.heads().size() <= o.max_urls + 2);                   // + robots.txt and sitemap.xml
+  BOOST_TEST(next_sid.load() > static_cast<int>(o.max_urls) * 10);  // the trap offered far more
   BOOST_TEST((std::chrono::steady_clock::now() - started < std::chrono::seconds(10)));
 }
 

@@ -1,5 +1,8 @@
 #include "engines/net/scan_client.hpp"
 
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <atomic>
@@ -10,6 +13,7 @@
 
 #include "engines/net/pacing.hpp"
 #include "tests/unit/support/local_http.hpp"
+#include "tests/unit/support/loopback_listener.hpp"
 
 namespace dozor::net {
 std::ostream& operator<<(std::ostream& os, CheckError e);  // defined in multi_fetch_test.cpp
@@ -50,6 +54,65 @@ std::string gzip_of(const std::string& data) {
   return out;
 }
 
+// One connection's endless answer: the head, then `total` bytes (0: until the client hangs up)
+// sent 64 KiB at a time from one buffer, so a gigabyte is never held. Counts what was sent.
+class StreamingServer {
+ public:
+  StreamingServer(std::string head, std::uint64_t total) : head_(std::move(head)), total_(total) {
+    thread_ = std::thread([this] { serve(); });
+  }
+  ~StreamingServer() {
+    stop_ = true;
+    ::shutdown(listener_.fd, SHUT_RDWR);
+    if (int c = conn_.load(); c >= 0) ::shutdown(c, SHUT_RDWR);
+    thread_.join();
+    if (int c = conn_.load(); c >= 0) ::close(c);  // closed only here: the fd is never reused under us
+  }
+  std::string url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(listener_.port) + path; }
+  // Bytes of body sent once the client has hung up (or the stream ended); waits at most `wait`.
+  std::uint64_t sent_when_done(std::chrono::milliseconds wait) {
+    auto until = std::chrono::steady_clock::now() + wait;
+    while (!done_ && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return sent_;
+  }
+  bool done() const { return done_; }
+
+ private:
+  void serve() {
+    pollfd p{listener_.fd, POLLIN, 0};
+    if (::poll(&p, 1, 15000) <= 0 || stop_) return finish();
+    int c = ::accept4(listener_.fd, nullptr, nullptr, SOCK_CLOEXEC);
+    if (c < 0) return finish();
+    conn_ = c;
+    std::string request;
+    char buf[4096];
+    while (request.find("\r\n\r\n") == std::string::npos) {
+      auto n = ::read(c, buf, sizeof buf);
+      if (n <= 0) break;
+      request.append(buf, static_cast<std::size_t>(n));
+    }
+    bool ok = ::send(c, head_.data(), head_.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(head_.size());
+    const std::string chunk(64 * 1024, 'x');
+    while (ok && !stop_ && (total_ == 0 || sent_ < total_)) {
+      auto want = total_ == 0 ? chunk.size() : std::min<std::uint64_t>(chunk.size(), total_ - sent_);
+      auto n = ::send(c, chunk.data(), want, MSG_NOSIGNAL);
+      if (n <= 0) break;  // the client hung up
+      sent_ += static_cast<std::uint64_t>(n);
+    }
+    finish();
+  }
+  void finish() { done_ = true; }
+
+  dozor::test::LoopbackListener listener_{true};
+  std::string head_;
+  std::uint64_t total_;
+  std::atomic<int> conn_{-1};
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> done_{false};
+  std::atomic<std::uint64_t> sent_{0};
+  std::thread thread_;
+};
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(scan_client)
@@ -117,6 +180,63 @@ BOOST_AUTO_TEST_CASE(a_gzip_bomb_is_capped_on_decoded_bytes) {
   BOOST_TEST(cut.kind == CheckError::None);
   BOOST_TEST(cut.truncated);
   BOOST_TEST(cut.body.size() == o.max_body);
+}
+
+BOOST_AUTO_TEST_CASE(an_endless_body_stops_at_the_default_cap_without_reading_the_stream) {
+  // The product's cap, not a lowered one: 5 MiB of decoded bytes per answer.
+  ScanOptions o;
+  o.per_host_interval = std::chrono::milliseconds(0);
+  BOOST_REQUIRE(o.max_body == dozor::limits::kScanBodyBytes);
+  BOOST_REQUIRE(o.max_body == std::size_t{5} * 1024 * 1024);
+  // An answer without a length that never ends (a log tail, a misconfigured stream).
+  StreamingServer endless("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n", 0);
+  ScanSession session(allow_loopback, o);
+  auto started = std::chrono::steady_clock::now();
+  auto r = session.fetch(get(endless.url("/stream")));
+  auto took = std::chrono::steady_clock::now() - started;
+  BOOST_TEST(r.kind == CheckError::TooLarge);
+  BOOST_TEST(r.error.find(std::to_string(o.max_body)) != std::string::npos, r.error);
+  BOOST_TEST(r.status == 200);
+  BOOST_TEST(r.body.size() <= o.max_body);
+  BOOST_TEST((took < o.request_timeout));
+  // It hung up after about the cap: what the server got out is the cap plus what the loopback
+  // socket buffers held, not the stream.
+  auto sent = endless.sent_when_done(std::chrono::seconds(5));
+  BOOST_TEST(endless.done());
+  BOOST_TEST(sent >= o.max_body);
+  BOOST_TEST(sent < o.max_body + std::uint64_t{32} * 1024 * 1024, sent);
+}
+
+BOOST_AUTO_TEST_CASE(a_declared_gigabyte_stops_at_the_default_cap_too) {
+  ScanOptions o;
+  o.per_host_interval = std::chrono::milliseconds(0);
+  const std::uint64_t gib = std::uint64_t{1} << 30;
+  StreamingServer big(
+      "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + std::to_string(gib) + "\r\n\r\n", gib);
+  ScanSession session(allow_loopback, o);
+  auto started = std::chrono::steady_clock::now();
+  auto r = session.fetch(get(big.url("/dump.html")));
+  BOOST_TEST(r.kind == CheckError::TooLarge);
+  BOOST_TEST(r.body.size() <= o.max_body);
+  BOOST_TEST((std::chrono::steady_clock::now() - started < o.request_timeout));
+  auto sent = big.sent_when_done(std::chrono::seconds(5));
+  BOOST_TEST(sent < o.max_body + std::uint64_t{32} * 1024 * 1024, sent);
+}
+
+BOOST_AUTO_TEST_CASE(a_target_that_accepts_and_never_answers_is_a_timeout_with_a_clear_error) {
+  // The kernel completes the handshake into the backlog and nobody ever reads the request.
+  dozor::test::LoopbackListener silent(true);
+  auto o = quick();
+  o.request_timeout = std::chrono::milliseconds(300);
+  ScanSession session(allow_loopback, o);
+  auto started = std::chrono::steady_clock::now();
+  auto r = session.fetch(get("http://127.0.0.1:" + std::to_string(silent.port) + "/"));
+  auto took = std::chrono::steady_clock::now() - started;
+  BOOST_TEST(r.kind == CheckError::Timeout);
+  BOOST_TEST(r.error == "timed out after 300 ms");
+  BOOST_TEST(!r.responded);
+  BOOST_TEST((took >= std::chrono::milliseconds(250)));
+  BOOST_TEST((took < std::chrono::seconds(2)));
 }
 
 BOOST_AUTO_TEST_CASE(a_redirect_loop_stops_with_a_clear_error) {

@@ -53,6 +53,21 @@ std::string slugs(const std::vector<Detection>& ds) {
   return out;
 }
 
+// The sources of `slug`'s evidence, "header html …": what it was detected on.
+std::string sources(const std::vector<Detection>& ds, const std::string& slug) {
+  std::string out;
+  for (const auto& d : ds)
+    if (d.tech->slug == slug)
+      for (const auto& e : d.evidence) out += e.source + " ";
+  return out;
+}
+
+// Detected on evidence of its own, not only because another technology implies it.
+bool on_its_own(const std::vector<Detection>& ds, const std::string& slug) {
+  std::string s = sources(ds, slug);
+  return !s.empty() && s.find("implied") == std::string::npos;
+}
+
 const std::string kPlain =
     "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Plain</title>"
     "<meta name='description' content='A plain page'><link rel='stylesheet' href='/style.css'></head>"
@@ -250,6 +265,142 @@ BOOST_AUTO_TEST_CASE(the_audit_observer_writes_technologies_and_one_finding_per_
   for (const auto& r : jq.references) cve = cve || r == "CVE-2020-11022";
   BOOST_TEST(cve);
   BOOST_TEST(jq.recommendation.find("3.5.0") != std::string::npos);
+}
+
+// Russian CMSs the review found untested (issue 8): each on the page a real site of it serves,
+// detected on its own evidence, and a lookalike page that must not be taken for it.
+
+BOOST_AUTO_TEST_CASE(umi_cms_is_found_from_its_header_and_its_edit_in_place_attributes) {
+  // UMI.CMS marks editable fields for its in-page editor and loads its scripts from /js/cms/.
+  std::string page =
+      "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Главная — ООО «Ромашка»</title>"
+      "<script type='text/javascript' src='/js/jquery/jquery.js'></script>"
+      "<script type='text/javascript' src='/js/cms/compressed.js?3.2.1'></script></head>"
+      "<body><div class='content' umi:element-id='12' umi:field-name='content' umi:empty='Пусто'>"
+      "<p>Добро пожаловать</p></div>"
+      "<ul umi:element-id='3' umi:method='menu' umi:module='content'><li><a href='/about/'>О нас</a></li></ul>"
+      "</body></html>";
+  auto ds = detect(page, {{"x-generated-by", "UMI.CMS"}, {"x-powered-by", "PHP/7.4.33"}});
+  BOOST_REQUIRE(find(ds, "umi-cms"));
+  BOOST_TEST(find(ds, "umi-cms")->confidence == 100);
+  std::string got = sources(ds, "umi-cms");
+  BOOST_TEST(got.find("header") != std::string::npos, got);
+  BOOST_TEST(got.find("html") != std::string::npos, got);
+  // Without the header (a proxy strips it), the markup alone is enough.
+  ds = detect(page);
+  BOOST_TEST(on_its_own(ds, "umi-cms"), slugs(ds));
+  // A blog post about UMI.CMS's attributes is not a UMI.CMS site.
+  ds = detect(
+      "<html><body><p>Атрибут <code>umi:element-id</code> включает редактирование,"
+      " см. <a href='https://www.umi-cms.ru/support/'>документацию</a>.</p>"
+      "<script src='/js/cms-widgets/app.js'></script></body></html>");
+  BOOST_TEST(!find(ds, "umi-cms"), slugs(ds));
+}
+
+BOOST_AUTO_TEST_CASE(netcat_is_found_from_its_template_upload_and_script_paths) {
+  std::string page =
+      "<!DOCTYPE html><html><head><title>Каталог</title>"
+      "<link rel='stylesheet' href='/netcat_template/template/main/css/style.css'>"
+      "<script src='/netcat/require/js/jquery.min.js'></script>"
+      "<script src='/netcat/modules/default/js/cart.js'></script></head>"
+      "<body><img src='/netcat_files/generated/145/392/300x200/50/4f3e2d1c.jpg' alt='Товар'>"
+      "<a href='/netcat_files/multifile/2401/price.pdf'>Прайс</a></body></html>";
+  auto ds = detect(page);
+  BOOST_REQUIRE(find(ds, "netcat"));
+  BOOST_TEST(on_its_own(ds, "netcat"), slugs(ds));
+  std::string got = sources(ds, "netcat");
+  BOOST_TEST(got.find("script_src") != std::string::npos, got);
+  BOOST_TEST(got.find("html") != std::string::npos, got);
+  BOOST_TEST(find(ds, "php"));
+  // The developer's credit link and a logo file named after it are not NetCat.
+  ds = detect(
+      "<html><body><img src='/images/netcat_logo.png'>"
+      "<a href='https://netcat.ru/'>Сайт работает на NetCat</a></body></html>");
+  BOOST_TEST(!find(ds, "netcat"), slugs(ds));
+}
+
+BOOST_AUTO_TEST_CASE(hostcms_is_found_from_its_header_and_its_template_and_system_paths) {
+  std::string page =
+      "<!DOCTYPE html><html><head><title>Новости</title>"
+      "<link rel='stylesheet' type='text/css' href='/templates/template15/style.css?1700000000'>"
+      "<script src='/hostcmsfiles/jquery/jquery.js'></script>"
+      "<script src='/hostcmsfiles/main.js'></script></head>"
+      "<body><img src='/upload/information_system_12/1/2/3/item_123/small_item_123.jpg'></body></html>";
+  auto ds = detect(page, {{"x-powered-by", "PHP/8.1.27"}, {"x-powered-by", "HostCMS 6.9"}});
+  BOOST_REQUIRE(find(ds, "hostcms"));
+  BOOST_TEST(find(ds, "hostcms")->version == "6.9");  // the header's version is the fingerprint's group
+  std::string got = sources(ds, "hostcms");
+  BOOST_TEST(got.find("header") != std::string::npos, got);  // the second X-Powered-By is read too
+  BOOST_TEST(got.find("html") != std::string::npos, got);
+  ds = detect(page, {{"x-powered-by", "HostCMS"}});  // a bare banner: found, no version made up
+  BOOST_REQUIRE(find(ds, "hostcms"));
+  BOOST_TEST(find(ds, "hostcms")->version.empty());
+  ds = detect(page);
+  BOOST_TEST(on_its_own(ds, "hostcms"), slugs(ds));
+  // Joomla's template directory has a name, not template<N>, and no /hostcmsfiles/.
+  ds = detect(
+      "<html><head><link rel='stylesheet' href='/templates/cassiopeia/css/template.min.css'>"
+      "<link rel='stylesheet' href='/templates/template_main/style.css'></head><body></body></html>");
+  BOOST_TEST(!find(ds, "hostcms"), slugs(ds));
+}
+
+BOOST_AUTO_TEST_CASE(datalife_engine_is_found_from_its_generator_globals_and_script_loader) {
+  // DLE's default template: the generator tag, the dle_* globals inline, the minifier's loader.
+  std::string page =
+      "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Новости дня</title>"
+      "<meta name='generator' content='DataLife Engine (https://dle-news.ru)'>"
+      "<script src='/engine/classes/min/index.php?g=general&amp;v=7a4b2'></script>"
+      "<script src='/engine/classes/js/dle_js.js?v=7a4b2'></script></head><body>"
+      "<script>\n<!--\nvar dle_root       = '/';\nvar dle_admin      = '';\n"
+      "var dle_login_hash = '3f1c0ab27d4e5f60718293a4b5c6d7e8f9a0b1c2';\nvar dle_group      = 5;\n"
+      "var dle_skin       = 'Default';\nvar dle_wysiwyg    = '0';\n//-->\n</script></body></html>";
+  auto ds = detect(page);
+  const auto* dle = find(ds, "datalife-engine");
+  BOOST_REQUIRE(dle);
+  BOOST_TEST(dle->confidence == 100);
+  BOOST_TEST(on_its_own(ds, "datalife-engine"), slugs(ds));
+  std::string got = sources(ds, "datalife-engine");
+  for (const char* source : {"meta", "script_src", "scripts"}) BOOST_TEST(got.find(source) != std::string::npos, got);
+  // Each kind of evidence is enough alone: the generator tag, or the globals.
+  BOOST_TEST(find(detect("<html><head><meta name='generator' content='DataLife Engine (https://dle-news.ru)'>"
+                         "</head></html>"),
+                  "datalife-engine"));
+  BOOST_TEST(find(detect("<html><body><script>var dle_root = '/'; var dle_skin = 'Default';</script></body></html>"),
+                  "datalife-engine"));
+  // Names that only end in "dle_…" are someone else's globals.
+  ds = detect(
+      "<html><body><script>var idle_root = '/'; var handle_skin = 'dark';</script>"
+      "<script src='/engine/js/classes.js'></script></body></html>");
+  BOOST_TEST(!find(ds, "datalife-engine"), slugs(ds));
+}
+
+BOOST_AUTO_TEST_CASE(webasyst_is_found_on_its_own_on_a_site_without_the_shop_app) {
+  // A Webasyst "Site" app page: framework assets under /wa-content/, the theme under /wa-data/.
+  std::string page =
+      "<!DOCTYPE html><html><head><title>Студия</title><meta name='generator' content='Webasyst'>"
+      "<link href='/wa-data/public/site/themes/default/default.css?v2.5.0' rel='stylesheet'>"
+      "<script src='/wa-content/js/jquery/jquery-1.11.1.min.js'></script>"
+      "<script src='/wa-data/public/site/themes/default/default.js?v2.5.0'></script></head>"
+      "<body><h1>Студия дизайна</h1></body></html>";
+  auto ds = detect(page);
+  BOOST_REQUIRE(find(ds, "webasyst"));
+  BOOST_TEST(on_its_own(ds, "webasyst"), sources(ds, "webasyst"));
+  std::string got = sources(ds, "webasyst");
+  for (const char* source : {"meta", "html", "script_src"}) BOOST_TEST(got.find(source) != std::string::npos, got);
+  BOOST_TEST(!find(ds, "shop-script"), slugs(ds));  // no shop here
+  // With the shop app its generator tag names its version; Webasyst stays detected on its own.
+  ds = detect(
+      "<html><head><meta name='generator' content='Shop-Script 8.21.2'>"
+      "<link href='/wa-data/public/shop/themes/default/default.shop.css' rel='stylesheet'>"
+      "<script src='/wa-content/js/jquery/jquery-1.11.1.min.js'></script></head></html>");
+  BOOST_REQUIRE(find(ds, "shop-script"));
+  BOOST_TEST(find(ds, "shop-script")->version == "8.21.2");
+  BOOST_TEST(on_its_own(ds, "webasyst"), sources(ds, "webasyst"));
+  // WordPress's /wp-content/ is one letter away and is not Webasyst.
+  ds = detect(
+      "<html><head><link rel='stylesheet' href='/wp-content/themes/astra/style.css'>"
+      "<script src='/wp-content/plugins/contact-form-7/includes/js/index.js'></script></head></html>");
+  BOOST_TEST(!find(ds, "webasyst"), slugs(ds));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

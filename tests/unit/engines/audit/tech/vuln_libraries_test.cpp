@@ -3,6 +3,7 @@
 #include "engines/audit/tech/vuln_libraries.hpp"
 #include "tests/unit/support/audit_data.hpp"
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 
@@ -23,6 +24,20 @@ bool has_id(const LibraryHit& h, const std::string& id) {
   for (const auto* a : h.advisories)
     if (a->id == id) return true;
   return false;
+}
+
+// The findings a page would get from one script URL, as the audit writes them.
+std::vector<Finding> findings_for_url(const std::string& url) { return findings_of(scan_urls({url})); }
+
+// The findings for one script's text (an inline script, or a file the route fetched).
+std::vector<Finding> findings_for_text(const std::string& text) {
+  LibraryScanner s(data());
+  s.script_text(text, "https://site.test/js/vendor.js", "https://site.test/");
+  return findings_of(s.vulnerable());
+}
+
+bool refers(const Finding& f, const std::string& id) {
+  return std::find(f.references.begin(), f.references.end(), id) != f.references.end();
 }
 
 }  // namespace
@@ -120,6 +135,104 @@ BOOST_AUTO_TEST_CASE(json_has_the_documented_shape) {
   const auto& a = o.at("advisories").at(0).as_object();
   for (const char* k : {"id", "identifiers", "severity", "fixed_in", "summary"}) BOOST_TEST(a.contains(k), k);
   BOOST_TEST(o.at("evidence").at(0).at("script").as_string() == "https://code.jquery.com/jquery-3.4.1.min.js");
+}
+
+// The four libraries below had no test showing a vulnerable version reported (review of issue 8).
+// Each: the URL shapes and banners real sites serve, the advisory's id and severity on the
+// finding, and the fixed release (or a newer one) reported by nobody.
+
+BOOST_AUTO_TEST_CASE(vue_2_is_reported_from_its_cdn_urls_and_banner_and_vue_3_is_not) {
+  for (const char* url : {"https://cdn.jsdelivr.net/npm/vue@2.6.14/dist/vue.min.js",
+                          "https://cdnjs.cloudflare.com/ajax/libs/vue/2.6.14/vue.min.js"}) {
+    BOOST_TEST_CONTEXT(url) {
+      auto fs = findings_for_url(url);
+      BOOST_REQUIRE(fs.size() == 1u);
+      BOOST_TEST(fs[0].check == "vulnerable-js-vue");
+      BOOST_TEST(fs[0].title.find("2.6.14") != std::string::npos);
+      BOOST_TEST(refers(fs[0], "CVE-2024-6783"));
+      BOOST_TEST(refers(fs[0], "CVE-2024-9506"));
+      BOOST_TEST((fs[0].severity == Severity::Medium));  // the worst of medium and low
+    }
+  }
+  // vue.js as webpack-less sites ship it: the banner names the version, the URL does not.
+  auto banner = findings_for_text(
+      "/*!\n * Vue.js v2.7.16\n * (c) 2014-2023 Evan You\n * Released under the MIT License.\n */\n"
+      "(function (global, factory) {})(this, function () { 'use strict'; });");
+  BOOST_REQUIRE(banner.size() == 1u);
+  BOOST_TEST(refers(banner[0], "CVE-2024-6783"));
+  // Vue 3 is the fixed line.
+  BOOST_TEST(findings_for_url("https://unpkg.com/vue@3.0.0/dist/vue.global.prod.js").empty());
+  BOOST_TEST(findings_for_url("https://cdn.jsdelivr.net/npm/vue@3.4.21/dist/vue.global.prod.js").empty());
+}
+
+BOOST_AUTO_TEST_CASE(react_dom_with_the_ssr_xss_is_reported_and_its_patch_releases_are_not) {
+  auto fs = findings_for_url("https://unpkg.com/react-dom@16.4.1/umd/react-dom.production.min.js");
+  BOOST_REQUIRE(fs.size() == 1u);
+  BOOST_TEST(fs[0].check == "vulnerable-js-react-dom");
+  BOOST_TEST(refers(fs[0], "CVE-2018-6341"));
+  BOOST_TEST((fs[0].severity == Severity::Medium));
+  auto cdnjs =
+      findings_for_url("https://cdnjs.cloudflare.com/ajax/libs/react-dom/16.3.2/umd/react-dom.production.min.js");
+  BOOST_REQUIRE(cdnjs.size() == 1u);
+  BOOST_TEST(refers(cdnjs[0], "CVE-2018-6341"));
+  // The licence banner of the UMD build (React 16 puts the file name on the next line).
+  auto banner = findings_for_text(
+      "/** @license React v16.4.1\n * react-dom.production.min.js\n *\n"
+      " * Copyright (c) 2013-present, Facebook, Inc.\n */\n'use strict';");
+  BOOST_REQUIRE(banner.size() == 1u);
+  BOOST_TEST(refers(banner[0], "CVE-2018-6341"));
+  // Each affected minor line was patched: 16.4.2, 16.3.3, and later majors are clean.
+  BOOST_TEST(findings_for_url("https://unpkg.com/react-dom@16.4.2/umd/react-dom.production.min.js").empty());
+  BOOST_TEST(findings_for_url("https://cdnjs.cloudflare.com/ajax/libs/react-dom/16.3.3/umd/react-dom.production.min.js")
+                 .empty());
+  BOOST_TEST(findings_for_url("https://unpkg.com/react-dom@18.2.0/umd/react-dom.production.min.js").empty());
+  // React's own banner is not React DOM's.
+  BOOST_TEST(findings_for_text("/** @license React v16.4.1\n * react.production.min.js\n */").empty());
+}
+
+BOOST_AUTO_TEST_CASE(dompurify_before_its_fixes_is_reported_worst_first_and_3_2_4_is_not) {
+  auto old = findings_for_url("https://cdnjs.cloudflare.com/ajax/libs/dompurify/2.0.12/purify.min.js");
+  BOOST_REQUIRE(old.size() == 1u);
+  BOOST_TEST(old[0].check == "vulnerable-js-dompurify");
+  BOOST_TEST(refers(old[0], "CVE-2024-48910"));
+  BOOST_TEST(refers(old[0], "CVE-2020-26870"));
+  BOOST_TEST((old[0].severity == Severity::Critical));  // prototype pollution, below 2.4.2
+  auto v3 = findings_for_url("https://cdn.jsdelivr.net/npm/dompurify@3.1.2/dist/purify.min.js");
+  BOOST_REQUIRE(v3.size() == 1u);
+  BOOST_TEST(refers(v3[0], "CVE-2024-45801"));
+  BOOST_TEST(refers(v3[0], "CVE-2024-47875"));
+  BOOST_TEST(!refers(v3[0], "CVE-2024-48910"));  // the 2.x prototype pollution does not reach 3.x
+  BOOST_TEST((v3[0].severity == Severity::High));
+  // purify.min.js begins with this one-line banner.
+  auto banner = findings_for_text(
+      "/*! @license DOMPurify 2.3.3 | (c) Cure53 and other contributors | Released under the Apache license 2.0 "
+      "and Mozilla Public License 2.0 | github.com/cure53/DOMPurify/blob/2.3.3/LICENSE */\n!function(e,t){}");
+  BOOST_REQUIRE(banner.size() == 1u);
+  BOOST_TEST((banner[0].severity == Severity::Critical));
+  BOOST_TEST(findings_for_url("https://cdn.jsdelivr.net/npm/dompurify@3.2.4/dist/purify.min.js").empty());
+  BOOST_TEST(findings_for_url("https://cdnjs.cloudflare.com/ajax/libs/dompurify/3.2.6/purify.min.js").empty());
+}
+
+BOOST_AUTO_TEST_CASE(lodash_before_4_17_21_is_reported_with_its_worst_advisory_and_4_17_21_is_not) {
+  auto critical = findings_for_url("https://cdnjs.cloudflare.com/ajax/libs/lodash.js/4.17.11/lodash.min.js");
+  BOOST_REQUIRE(critical.size() == 1u);
+  BOOST_TEST(critical[0].check == "vulnerable-js-lodash");
+  BOOST_TEST(refers(critical[0], "CVE-2019-10744"));
+  BOOST_TEST((critical[0].severity == Severity::Critical));  // defaultsDeep, below 4.17.12
+  auto high = findings_for_url("https://cdn.jsdelivr.net/npm/lodash@4.17.15/lodash.min.js");
+  BOOST_REQUIRE(high.size() == 1u);
+  BOOST_TEST(refers(high[0], "CVE-2020-8203"));
+  BOOST_TEST(refers(high[0], "CVE-2021-23337"));
+  BOOST_TEST(!refers(high[0], "CVE-2019-10744"));
+  BOOST_TEST((high[0].severity == Severity::High));
+  auto local = findings_for_url("https://site.test/assets/js/lodash-4.17.20.min.js");
+  BOOST_REQUIRE(local.size() == 1u);
+  BOOST_TEST(refers(local[0], "CVE-2021-23337"));
+  BOOST_TEST(local[0].title.find("4.17.20") != std::string::npos);  // ".min" is not part of the version
+  for (const char* url : {"https://cdnjs.cloudflare.com/ajax/libs/lodash.js/4.17.21/lodash.min.js",
+                          "https://cdn.jsdelivr.net/npm/lodash@4.17.21/lodash.min.js",
+                          "https://site.test/assets/js/lodash-4.17.21.min.js"})
+    BOOST_TEST(findings_for_url(url).empty(), url);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
