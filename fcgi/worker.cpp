@@ -66,8 +66,10 @@ bool wait_readable(int fd) {
   while (true) {
     int rc = poll(p, 2, -1);
     if (rc < 0 && errno == EINTR) continue;
-    if (p[0].revents != 0) return true;  // data, or the peer closed: either way FastCGI reads it
+    // The stop first: a thread woken by it may find a new connection waiting too by the time
+    // it runs, and a stopping worker must not take it.
     if (rc < 0 || p[1].revents != 0) return false;
+    if (p[0].revents != 0) return true;  // data, or the peer closed: either way FastCGI reads it
   }
 }
 
@@ -84,7 +86,9 @@ bool next_request_arrives(int fd) {
 
 // A new connection on the shared, non-blocking listening socket; -1 when stopping.
 int accept_connection(int listen_fd) {
-  while (wait_readable(listen_fd)) {
+  // A stopping worker takes no new connection, even one that is already waiting: the other
+  // workers and this one's replacement share the listening socket.
+  while (!g_stop.load() && wait_readable(listen_fd)) {
     int fd = accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd >= 0) return fd;  // another worker may have won the race: EAGAIN, wait again
   }
@@ -133,15 +137,17 @@ void serve(int listen_fd, const WorkerLimits& limits, const RequestHandler& hand
       FCGX_Free(&req, 1);
       continue;
     }
+    // Counted when taken, not when answered: the last request's stop is asked for before its
+    // answer leaves, so the client's next request cannot reach this worker's other threads.
+    long long taken = g_served.fetch_add(1) + 1;
+    if (limits.max_requests > 0 && taken >= limits.max_requests) {
+      g_slot.recycling();
+      request_stop();
+    }
     {
       health::BusyRequest busy(g_slot);
       http::Response out = answer(req, limits, handle);
       write_response(req, out);
-    }
-    long long served = g_served.fetch_add(1) + 1;
-    if (limits.max_requests > 0 && served >= limits.max_requests) {
-      g_slot.recycling();
-      request_stop();
     }
     if (g_stop.load() && now_ms() >= g_drain_deadline_ms.load()) close_after_answer(req);
     FCGX_Finish_r(&req);
