@@ -235,4 +235,32 @@ BOOST_AUTO_TEST_CASE(lodash_before_4_17_21_is_reported_with_its_worst_advisory_a
     BOOST_TEST(findings_for_url(url).empty(), url);
 }
 
+// Lodash's banner carries no version, so a same-origin lodash.js without one in its URL is read
+// for the VERSION constant and the one it declares next. The texts are the heads of Debian 12's
+// node-lodash 4.17.21 files (lodash.js, lodash.min.js, lodash.core.js), the version changed.
+BOOST_AUTO_TEST_CASE(lodash_is_versioned_from_its_file_when_the_url_says_nothing) {
+  const std::string full =
+      "/**\n * @license\n * Lodash <https://lodash.com/>\n * Copyright OpenJS Foundation and other contributors "
+      "<https://openjsf.org/>\n * Released under MIT license <https://lodash.com/license>\n */\n;(function() {\n\n"
+      "  /** Used as a safe reference for `undefined` in pre-ES5 environments. */\n  var undefined;\n\n"
+      "  /** Used as the semantic version number. */\n  var VERSION = '4.17.20';\n\n"
+      "  /** Used as the size to enable large array optimizations. */\n  var LARGE_ARRAY_SIZE = 200;\n";
+  auto f = findings_for_text(full);
+  BOOST_REQUIRE(f.size() == 1u);
+  BOOST_TEST(f[0].check == "vulnerable-js-lodash");
+  BOOST_TEST(refers(f[0], "CVE-2021-23337"));
+  const std::string minified =
+      "(function(){var undefined;var VERSION=\"4.17.11\";var LARGE_ARRAY_SIZE=200;var CORE_ERROR_TEXT=\"x\";";
+  auto m = findings_for_text(minified);
+  BOOST_REQUIRE(m.size() == 1u);
+  BOOST_TEST((m[0].severity == Severity::Critical));
+  const std::string core =
+      ";(function() {\n  var undefined;\n\n  /** Used as the semantic version number. */\n  var VERSION = '4.17.15';"
+      "\n\n  /** Error message constants. */\n  var FUNC_ERROR_TEXT = 'Expected a function';\n";
+  BOOST_TEST(findings_for_text(core).size() == 1u);
+  BOOST_TEST(findings_for_text("var VERSION = '4.17.21';\n  var LARGE_ARRAY_SIZE = 200;").empty());
+  // Another library's VERSION constant is not Lodash's.
+  BOOST_TEST(findings_for_text("var VERSION = '1.2.3';\nvar root = this;").empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
