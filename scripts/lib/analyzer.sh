@@ -5,7 +5,8 @@
 ANALYZER_PID=$RUN/dozor-analyzer.pid
 
 analyzer_up() { pid_of "$ANALYZER_PID" dozor-analyzer >/dev/null; }
-analyzer_settled() { [ -S "$ANALYZER_SOCK" ] || ! analyzer_up; }
+# Listening, or dead (by the started pid: see fcgi_settled).
+analyzer_settled() { [ -S "$ANALYZER_SOCK" ] || gone "$1"; }
 
 # A dozor.toml written before the analyzer existed gets its [analyzer] section (the package
 # defaults point at /run and /usr/share, which a dev stack cannot use).
@@ -38,8 +39,9 @@ analyzer_start() {
   rm -f "$ANALYZER_SOCK"
   # One OpenMP thread per OCR page, as the packaged unit sets it (ThreadSanitizer cannot see into libgomp).
   OMP_THREAD_LIMIT=1 setsid "$BIN_DIR/dozor-analyzer" --config "$CONF" </dev/null >>"$LOG/dozor-analyzer.log" 2>&1 9>&- &
-  echo $! >"$ANALYZER_PID"
-  wait_until 60 analyzer_settled || true
+  local pid=$!
+  echo "$pid" >"$ANALYZER_PID"
+  wait_until 60 analyzer_settled "$pid" || true
   if ! analyzer_up || [ ! -S "$ANALYZER_SOCK" ]; then
     die_log "$LOG/dozor-analyzer.log" "dozor-analyzer did not start (no socket $ANALYZER_SOCK)"
   fi

@@ -14,7 +14,10 @@ dozord_start() {
   fi
   say "starting dozord"
   setsid "$BIN_DIR/dozord" --config "$CONF" </dev/null >>"$LOG/dozord.log" 2>&1 9>&- &
-  echo $! >"$DOZORD_PID"
+  local pid=$!
+  echo "$pid" >"$DOZORD_PID"
+  # Until the subshell has exec'd, its command line is still this script's (see fcgi_settled).
+  wait_until 10 eval "dozord_up || gone $pid" || true
   sleep 0.3
   dozord_up || die_log "$LOG/dozord.log" "dozord did not start"
 }

@@ -48,7 +48,9 @@ ensure_admin() {
 }
 
 fcgi_up() { pid_of "$FCGI_PID" dozor-fcgi >/dev/null; }
-fcgi_settled() { [ -S "$FCGI_SOCK" ] || ! fcgi_up; } # listening, or dead
+# Listening, or dead. Judged by the started pid, not fcgi_up: until the background subshell has
+# exec'd, its command line is still this script's and fcgi_up would call it dead.
+fcgi_settled() { [ -S "$FCGI_SOCK" ] || gone "$1"; }
 
 fcgi_start() {
   need_bin dozor-fcgi
@@ -64,8 +66,9 @@ fcgi_start() {
   # Own session (setsid): Ctrl-C in scripts/run reaches it only through stackctl stop,
   # and stop can signal the master's whole process group if it hangs.
   setsid "$BIN_DIR/dozor-fcgi" --config "$CONF" </dev/null >>"$LOG/dozor-fcgi.log" 2>&1 9>&- &
-  echo $! >"$FCGI_PID"
-  wait_until 60 fcgi_settled || true
+  local pid=$!
+  echo "$pid" >"$FCGI_PID"
+  wait_until 60 fcgi_settled "$pid" || true
   if ! fcgi_up || [ ! -S "$FCGI_SOCK" ]; then
     die_log "$LOG/dozor-fcgi.log" "dozor-fcgi did not start (no socket $FCGI_SOCK)"
   fi
