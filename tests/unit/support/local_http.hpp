@@ -17,6 +17,18 @@
 
 namespace dozor::test {
 
+// A request's head, read from `fd` up to its blank line (what a test server needs of it).
+inline std::string read_http_head(int fd) {
+  std::string head;
+  char buf[4096];
+  while (head.find("\r\n\r\n") == std::string::npos) {
+    auto n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    head.append(buf, static_cast<std::size_t>(n));
+  }
+  return head;
+}
+
 class LocalHttp {
  public:
   using Handler = std::function<std::string(const std::string& head)>;
@@ -73,13 +85,7 @@ class LocalHttp {
     int seen = peak_;
     while (now > seen && !peak_.compare_exchange_weak(seen, now)) {
     }
-    std::string head;
-    char buf[4096];
-    while (head.find("\r\n\r\n") == std::string::npos) {
-      auto n = ::read(c, buf, sizeof buf);
-      if (n <= 0) break;
-      head.append(buf, static_cast<std::size_t>(n));
-    }
+    std::string head = read_http_head(c);
     {
       std::lock_guard l(mutex_);
       heads_.push_back(head);

@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/unit/support/local_http.hpp"
+
 using namespace dozor::net;
 
 namespace dozor::net {
@@ -57,13 +59,7 @@ class LocalServer {
     while (!stop_) {
       int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
       if (c < 0) return;
-      std::string head;
-      char buf[4096];
-      while (head.find("\r\n\r\n") == std::string::npos) {
-        auto n = ::read(c, buf, sizeof buf);
-        if (n <= 0) break;
-        head.append(buf, static_cast<std::size_t>(n));
-      }
+      std::string head = dozor::test::read_http_head(c);
       {
         std::lock_guard l(mutex_);
         heads_.push_back(head);
