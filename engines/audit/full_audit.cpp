@@ -110,6 +110,9 @@ AuditReport run_audit(const std::string& target, const net::EgressPolicy& policy
     co.scan = options.scan;
     co.time_budget = crawl_budget;
     co.on_page = [&](const crawl::PageSeen& page) { observers.observe(page); };
+    co.on_script = [&](const std::string& url, const std::string& page, std::string_view text) {
+      observers.observe_script(url, page, text);
+    };
     crawl = crawl::crawl(target, policy, co);
     report.crawl = {crawl.pages.size(), crawl.stopped, crawl.requests};
     observers.finish(crawl, parts);

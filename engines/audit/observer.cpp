@@ -8,16 +8,24 @@ namespace dozor::audit {
 ObserverSet::ObserverSet(std::vector<std::unique_ptr<PageObserver>> list)
     : list_(std::move(list)), failed_(list_.size(), false) {}
 
-void ObserverSet::observe(const crawl::PageSeen& page) {
+void ObserverSet::each(const std::function<void(PageObserver&)>& feed) {
   for (std::size_t i = 0; i < list_.size(); ++i) {
     if (failed_[i]) continue;
     try {
-      list_[i]->observe(page);
+      feed(*list_[i]);
     } catch (const std::exception& e) {
       failed_[i] = true;
       errors_.push_back({list_[i]->name(), e.what()});
     }
   }
+}
+
+void ObserverSet::observe(const crawl::PageSeen& page) {
+  each([&](PageObserver& o) { o.observe(page); });
+}
+
+void ObserverSet::observe_script(const std::string& url, const std::string& page, std::string_view text) {
+  each([&](PageObserver& o) { o.observe_script(url, page, text); });
 }
 
 void ObserverSet::finish(const crawl::CrawlResult& crawl, AuditParts& out) {

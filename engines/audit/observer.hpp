@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engines/audit/finding.hpp"
@@ -39,6 +40,8 @@ class PageObserver {
   virtual ~PageObserver() = default;
   virtual std::string name() const = 0;  // the "check" of its errors
   virtual void observe(const crawl::PageSeen& page) = 0;
+  // A same-origin script the crawl fetched (its URL, the page that named it, its text).
+  virtual void observe_script(const std::string& /*url*/, const std::string& /*page*/, std::string_view /*text*/) {}
   // After the crawl: adds what it found. `crawl` has the collected lists (forms, scripts …).
   virtual void finish(const crawl::CrawlResult& crawl, AuditParts& out) = 0;
 };
@@ -49,12 +52,15 @@ class ObserverSet {
  public:
   explicit ObserverSet(std::vector<std::unique_ptr<PageObserver>> list);
   void observe(const crawl::PageSeen& page);
+  void observe_script(const std::string& url, const std::string& page, std::string_view text);
   // Adds what each still-working observer found, after the errors of those that failed.
   void finish(const crawl::CrawlResult& crawl, AuditParts& out);
   // The crawl did not run: each observer is an error saying `why`.
   void not_run(const std::string& why, AuditParts& out) const;
 
  private:
+  // Feeds every still-working observer; one that throws is failed with its reason.
+  void each(const std::function<void(PageObserver&)>& feed);
   std::vector<std::unique_ptr<PageObserver>> list_;
   std::vector<bool> failed_;
   std::vector<AuditError> errors_;

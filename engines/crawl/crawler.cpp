@@ -216,14 +216,16 @@ class Crawler {
     });
   }
 
-  void fetch_script(const std::string& url) {
+  void fetch_script(const std::string& url, const std::string& page) {
     if (scripts_fetched_.count(url) || scripts_fetched_.size() >= options_.max_scripts) return;
     scripts_fetched_.insert(url);
     net::FetchRequest req;
     req.url = url;
     req.max_redirects = 2;
-    session_.submit(std::move(req), [this, url](const net::CheckOutcome& o) {
-      if (o.kind == net::CheckError::None && o.status == 200) note_js_paths(o.body, url);
+    session_.submit(std::move(req), [this, url, page](const net::CheckOutcome& o) {
+      if (o.kind != net::CheckError::None || o.status != 200) return;
+      note_js_paths(o.body, url);
+      if (options_.on_script) options_.on_script(url, page, o.body);
     });
   }
 
@@ -304,7 +306,7 @@ class Crawler {
         bool dup = std::any_of(result_.scripts.begin(), result_.scripts.end(),
                                [&](const ScriptRecord& r) { return r.src == s.src; });
         if (!dup) result_.scripts.push_back({page, s.src, "", 0, s.integrity});
-        if (in_scope(s.src)) fetch_script(s.src);
+        if (in_scope(s.src)) fetch_script(s.src, page);
       } else if (!s.inline_text.empty()) {
         result_.scripts.push_back(
             {page, "", text::utf8_prefix(s.inline_text, kInlineExcerpt), s.inline_text.size(), ""});

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engines/crawl/contacts.hpp"
@@ -41,6 +42,8 @@ struct CrawlOptions {
   std::size_t max_scripts = 50;  // same-origin external scripts fetched for paths
   net::ScanOptions scan;
   std::function<void(const PageSeen&)> on_page;  // runs on the crawling thread, in fetch order
+  // A same-origin script fetched for paths (2xx): its URL, the page that named it, its text.
+  std::function<void(const std::string&, const std::string&, std::string_view)> on_script;
   std::function<bool(const std::string&)> skip;  // true: the URL is never fetched (the auth scan's logout links)
 };
 

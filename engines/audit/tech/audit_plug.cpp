@@ -9,8 +9,14 @@ void TechObserver::observe(const crawl::PageSeen& page) {
   shared_->libraries.page(page);
 }
 
+void TechObserver::observe_script(const std::string& url, const std::string& page, std::string_view text) {
+  shared_->libraries.script_text(text.substr(0, limits::tech::kProbeBodyBytes), url, page);
+}
+
 void TechObserver::finish(const crawl::CrawlResult&, AuditParts& out) {
-  out.parts["technologies"] = to_json(shared_->detector.results(), shared_->fp);
+  auto technologies = shared_->detector.results();
+  fill_versions(technologies, shared_->libraries.seen());
+  out.parts["technologies"] = to_json(technologies, shared_->fp);
   for (auto& f : findings_of(shared_->libraries.vulnerable())) out.findings.push_back(std::move(f));
 }
 

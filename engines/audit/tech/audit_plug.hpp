@@ -24,6 +24,8 @@ class TechObserver : public PageObserver {
   explicit TechObserver(std::shared_ptr<Shared> shared) : shared_(std::move(shared)) {}
   std::string name() const override { return "technologies"; }
   void observe(const crawl::PageSeen& page) override;
+  // Banners: a same-origin lodash.js or a bundle names its version only in its text.
+  void observe_script(const std::string& url, const std::string& page, std::string_view text) override;
   void finish(const crawl::CrawlResult& crawl, AuditParts& out) override;
 
  private:

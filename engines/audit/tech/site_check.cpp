@@ -81,6 +81,7 @@ SiteReport detect_site(const std::string& target, const net::EgressPolicy& polic
   session.run(Clock::now() + timeout);
 
   report.technologies = detector.results();
+  fill_versions(report.technologies, scanner.seen());
   report.vulnerable_libraries = scanner.vulnerable();
   report.requests = session.started();
   report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();

@@ -205,6 +205,26 @@ std::vector<LibraryHit> LibraryScanner::vulnerable() const {
   return out;
 }
 
+std::vector<LibraryHit> LibraryScanner::seen() const {
+  std::vector<LibraryHit> out;
+  for (const auto& [key, h] : hits_) out.push_back(h);
+  return out;
+}
+
+void fill_versions(std::vector<Detection>& detections, const std::vector<LibraryHit>& seen) {
+  auto lower = [](std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  for (auto& d : detections) {
+    if (!d.version.empty() || d.tech == nullptr) continue;
+    std::vector<std::string> versions;
+    for (const auto& h : seen)
+      if (lower(h.library->name) == lower(d.tech->name)) versions.push_back(h.version);
+    d.version = best_version(versions);
+  }
+}
+
 Severity worst(const LibraryHit& hit) {
   return hit.advisories.empty() ? Severity::Info : hit.advisories.front()->severity;
 }

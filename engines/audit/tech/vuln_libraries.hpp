@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engines/audit/finding.hpp"
+#include "engines/audit/tech/detector.hpp"
 #include "engines/audit/tech/patterns.hpp"
 #include "engines/crawl/crawler.hpp"
 
@@ -75,6 +76,7 @@ class LibraryScanner {
   bool worth_fetching(const std::string& script_url) const;
 
   std::vector<LibraryHit> vulnerable() const;  // only hits with advisories, worst first
+  std::vector<LibraryHit> seen() const;        // every library version seen
 
  private:
   void add(const Pattern& p, const Match& m, const std::string& script, const std::string& page);
@@ -83,6 +85,10 @@ class LibraryScanner {
 };
 
 Severity worst(const LibraryHit& hit);
+
+// A technology detected without a version takes the one the library scanner read for the library
+// of the same name (from a script's URL or banner), so the list and the findings agree.
+void fill_versions(std::vector<Detection>& detections, const std::vector<LibraryHit>& seen);
 
 boost::json::array to_json(const std::vector<LibraryHit>& hits);
 

@@ -8,6 +8,7 @@
 
 #include "engines/audit/tech/audit_plug.hpp"
 #include "engines/crawl/html_extract.hpp"
+#include "tests/unit/support/local_http.hpp"
 
 using namespace dozor;
 using namespace dozor::audit;
@@ -401,6 +402,44 @@ BOOST_AUTO_TEST_CASE(webasyst_is_found_on_its_own_on_a_site_without_the_shop_app
       "<html><head><link rel='stylesheet' href='/wp-content/themes/astra/style.css'>"
       "<script src='/wp-content/plugins/contact-form-7/includes/js/index.js'></script></head></html>");
   BOOST_TEST(!find(ds, "webasyst"), slugs(ds));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// The full audit reads the same-origin scripts its crawl fetches: a lodash.js whose URL names no
+// version is judged by its text, and the technologies list shows the version the scanner read.
+BOOST_AUTO_TEST_SUITE(tech_in_the_full_audit)
+
+BOOST_AUTO_TEST_CASE(a_same_origin_script_without_a_version_in_its_url_is_judged_by_its_text) {
+  const std::string lodash_head =
+      ";(function() {\n  var undefined;\n\n  /** Used as the semantic version number. */\n  var VERSION = '4.17.15';"
+      "\n\n  /** Used as the size to enable large array optimizations. */\n  var LARGE_ARRAY_SIZE = 200;\n";
+  dozor::test::LocalHttp site(
+      {{"/", dozor::test::LocalHttp::fixed(dozor::test::LocalHttp::answer(
+                 200, "Content-Type: text/html\r\n",
+                 "<html><head><title>Shop</title><script src='/js/lodash.js'></script></head><body></body></html>"))},
+       {"/js/lodash.js", dozor::test::LocalHttp::fixed(
+                             dozor::test::LocalHttp::answer(200, "Content-Type: text/javascript\r\n", lodash_head))}});
+  AuditPlan plan;
+  add_to_plan(plan, shipped(), libraries());
+  AuditOptions o;
+  o.scan.request_timeout = std::chrono::seconds(3);
+  o.scan.per_host_interval = std::chrono::milliseconds(0);
+  o.time_budget = std::chrono::seconds(20);
+  auto report = run_audit(site.url("/"), dozor::net::EgressPolicy(true), o, std::move(plan));
+
+  const Finding* lodash = nullptr;
+  for (const auto& f : report.parts.findings)
+    if (f.check == "vulnerable-js-lodash") lodash = &f;
+  BOOST_REQUIRE(lodash != nullptr);
+  BOOST_TEST(lodash->title.find("4.17.15") != std::string::npos);
+  BOOST_REQUIRE(!lodash->evidence.empty());
+  BOOST_TEST(lodash->evidence[0].url == site.url("/js/lodash.js"));
+  std::string version;
+  for (const auto& t : report.parts.parts.at("technologies").as_array())
+    if (t.at("slug").as_string() == "lodash" && t.at("version").is_string())
+      version = std::string(t.at("version").as_string());
+  BOOST_TEST(version == "4.17.15");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
