@@ -3,6 +3,7 @@
 
 #include <boost/json/parse.hpp>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -15,6 +16,7 @@
 #include "engines/auth/password_policy.hpp"
 #include "engines/config/config.hpp"
 #include "engines/config/database_params.hpp"
+#include "engines/config/nginx_includes.hpp"
 #include "engines/errors.hpp"
 #include "engines/net/egress_policy.hpp"
 #include "engines/net/multi_fetch.hpp"
@@ -40,6 +42,9 @@ constexpr const char* kUsage =
     "  vault revoke --username U --path P        remove U's rule on P\n"
     "  vault rules                               list every vault rule\n"
     "  config check                              validate the config file and the JWT key\n"
+    "  nginx-config [--out DIR] [--defaults]     write the nginx lines the site takes from the config\n"
+    "                                            (allow lists, analyzer listener, body limits) to DIR\n"
+    "                                            (default /etc/dozor/nginx); then reload nginx\n"
     "  notify send-pending                       deliver the due notifications once (dozord does it\n"
     "                                            every second; this is for scripts and tests)\n"
     "  report-docx --input AUDIT.json [--lang ru|en] --output FILE.docx\n"
@@ -73,6 +78,28 @@ bool flag(const std::vector<std::string>& args, const std::string& name) {
   for (const auto& a : args)
     if (a == name) return true;
   return false;
+}
+
+// Each file replaced whole (a temporary beside it, then rename): nginx never reads half a file.
+int nginx_config_command(const dozor::config::Config& cfg, const std::vector<std::string>& args) {
+  std::filesystem::path dir = option(args, "--out");
+  if (dir.empty()) dir = "/etc/dozor/nginx";
+  std::filesystem::create_directories(dir);
+  for (const auto& inc : dozor::config::nginx_includes(cfg)) {
+    auto path = dir / inc.file;
+    auto tmp = dir / (inc.file + ".tmp");
+    {
+      std::ofstream out(tmp, std::ios::trunc);
+      out << inc.text;
+      out.flush();
+      if (!out) throw std::runtime_error("cannot write " + tmp.string());
+    }
+    std::filesystem::permissions(tmp, std::filesystem::perms(0644));
+    std::filesystem::rename(tmp, path);
+    std::cout << "nginx-config: wrote " << path.string() << "\n";
+  }
+  std::cout << "nginx-config: reload nginx to apply (systemctl reload nginx)\n";
+  return 0;
 }
 
 int user_command(const dozor::config::Config& cfg, const std::vector<std::string>& args) {
@@ -201,6 +228,9 @@ int main(int argc, char** argv) {
   }
   try {
     if (args[0] == "report-docx") return report_docx_command(args);
+    if (args[0] == "nginx-config")
+      return nginx_config_command(flag(args, "--defaults") ? dozor::config::Config{} : dozor::config::load(config_path),
+                                  args);
     auto cfg = dozor::config::load(config_path);
     if (args[0] == "migrate") {
       dozor::db::init_driver();

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "engines/config/nginx_includes.hpp"
 #include "engines/limits.hpp"
 
 extern char** environ;
@@ -229,6 +230,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"vault.docserver_networks", string_setter(c.vault.docserver_networks)},
       {"vault.clamav", bool_setter(c.vault.clamav)},
       {"vault.clamav_database", string_setter(c.vault.clamav_database)},
+      {"nginx.internal_networks", string_setter(c.nginx.internal_networks)},
   };
 }
 
@@ -338,6 +340,13 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
   }
   if (c.vault.session_idle > c.vault.session_absolute)
     problems << "config: vault.session_idle must not exceed vault.session_absolute\n";
+  // nginx allows these (nginx_includes.hpp): a typo must fail here, not as a site nginx refuses.
+  for (const auto& [list, key] : {std::pair{&c.analyzer.networks, "analyzer.networks"},
+                                  std::pair{&c.vault.docserver_networks, "vault.docserver_networks"},
+                                  std::pair{&c.nginx.internal_networks, "nginx.internal_networks"}})
+    for (const auto& p : network_problems(*list, key)) problems << p << "\n";
+  if (!c.analyzer.listen.empty() && !valid_listen(c.analyzer.listen))
+    problems << "config: analyzer.listen must be ADDRESS:PORT (IPv4, [IPv6] or a host name; port 1-65535) or empty\n";
   if (!problems.str().empty()) throw ConfigError(problems.str());
   return c;
 }

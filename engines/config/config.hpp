@@ -179,6 +179,12 @@ struct VaultConfig {
   std::string clamav_database = "/var/lib/clamav";
 };
 
+// What the nginx site takes from the config besides the sections' own keys (nginx_includes.hpp).
+struct NginxConfig {
+  // Networks besides loopback that may reach /monitoring/ and /metrics (space or comma separated).
+  std::string internal_networks;
+};
+
 struct Config {
   ServerConfig server;
   DatabaseConfig database;
@@ -191,6 +197,7 @@ struct Config {
   PathsConfig paths;
   VaultConfig vault;
   AnalyzerConfig analyzer;
+  NginxConfig nginx;
 };
 
 // Thrown with every problem found, one per line.

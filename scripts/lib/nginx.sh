@@ -5,14 +5,19 @@
 NGINX_PID=$RUN/nginx.pid
 NGINX_ARGS=(-p "$STATE/nginx/" -c "$STATE/nginx/nginx.conf" -e "$LOG/nginx-error.log")
 
+# What depends on dozor.toml (allow lists, the analyzer's listener, body limits) is written by
+# dozorctl nginx-config from the validated config and included, as in production: one source.
+# DOZOR_NGINX_INTERNAL_NETS (stackctl init) adds to nginx.internal_networks' place.
 nginx_render() {
+  local inc="$STATE/nginx/from-config"
+  env ${INTERNAL_NETS:+DOZOR_NGINX_INTERNAL_NETWORKS="$INTERNAL_NETS"} \
+    "$BIN_DIR/dozorctl" --config "$CONF" nginx-config --out "$inc" >"$LOG/nginx-config.log" 2>&1 ||
+    die_log "$LOG/nginx-config.log" "dozorctl nginx-config refused the config"
   "$REPO/nginx/render" dev --out "$STATE/nginx" --state "$STATE" --www "$WWW" \
     --https-port "$HTTPS_PORT" --http-port "$HTTP_PORT" --listen "$LISTEN" \
-    --worker-user "$NGINX_USER" --bench "$NGINX_BENCH" --internal-nets "$INTERNAL_NETS" \
+    --worker-user "$NGINX_USER" --bench "$NGINX_BENCH" --config-includes "$inc" \
     --vault-root "$STATE/vault" \
-    --vault-docserver-networks "$(toml_get vault docserver_networks)" \
     --analyzer-socket "$ANALYZER_SOCK" --analyzer-listen "$(toml_get analyzer listen)" \
-    --analyzer-networks "$(toml_get analyzer networks)" \
     ${DOZOR_HSTS_MAX_AGE:+--hsts-max-age "$DOZOR_HSTS_MAX_AGE"}
 }
 

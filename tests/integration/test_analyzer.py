@@ -84,13 +84,21 @@ def analyze(body: bytes, *, token: str | None = None, content_type: str = "appli
 
 
 class AnalyzerTest(DozorTestCase):
-    def wait_ready(self, seconds: float = 60):
+    @staticmethod
+    def wait_ready(seconds: float = 60):
         deadline = time.monotonic() + seconds
         while True:
             h = get("/health", base=ANALYZER)
             if (h.status == 200 and h.json.get("ready")) or time.monotonic() > deadline:
                 return h
             time.sleep(0.2)
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        # A stack just started is still loading the model (and OCR data, ClamAV signatures):
+        # the tests are about a ready analyzer (readiness itself is the unit tests').
+        cls.wait_ready(120)
 
     def found(self, r) -> set[str]:
         self.assertEqual(r.status, 200, r)

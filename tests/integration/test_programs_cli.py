@@ -110,6 +110,46 @@ class ProgramsCliTest(unittest.TestCase):
             self.assertEqual(r.returncode, EX_CONFIG, r.stderr)
             self.assertIn("%s: config: unknown key" % prog, r.stderr)
 
+    def test_nginx_config_writes_the_sites_config_lines_from_the_config(self):
+        # What production's nginx site includes from /etc/dozor/nginx (the dev stack too).
+        out = self.tmp / "nginx"
+        cfg = self.config(extra="[analyzer]\nlisten = \"[::1]:9181\"\nnetworks = \"10.1.0.0/16, 192.0.2.7\"\n"
+                                "max_document = 2097152\n[vault]\nmax_upload = 4096\n"
+                                "docserver_networks = \"198.51.100.0/24 2001:db8::/32\"\n"
+                                "[nginx]\ninternal_networks = \"172.16.0.0/12\"\n")
+        r = run("dozorctl", "--config", cfg, "nginx-config", "--out", str(out))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        files = {p.name: p.read_text() for p in out.iterdir()}
+        self.assertEqual(sorted(files), ["analyzer-body.conf", "analyzer-listen.conf",
+                                         "analyzer-networks-from-config.conf", "docserver-networks-from-config.conf",
+                                         "internal-networks-from-config.conf", "vault-body.conf"])
+        lines = {name: [x for x in text.splitlines() if not x.startswith("#")] for name, text in files.items()}
+        self.assertEqual(lines["analyzer-networks-from-config.conf"], ["allow 10.1.0.0/16;", "allow 192.0.2.7;"])
+        self.assertEqual(lines["analyzer-listen.conf"], ["listen [::1]:9181;"])
+        self.assertEqual(lines["analyzer-body.conf"], ["client_max_body_size %d;" % (2097152 + 1048576)])
+        self.assertEqual(lines["vault-body.conf"], ["client_max_body_size %d;" % (4096 + 1048576)])
+        self.assertEqual(lines["docserver-networks-from-config.conf"],
+                         ["allow 198.51.100.0/24;", "allow 2001:db8::/32;"])
+        self.assertEqual(lines["internal-networks-from-config.conf"], ["allow 172.16.0.0/12;"])
+        for p in out.iterdir():
+            self.assertEqual(p.stat().st_mode & 0o777, 0o644, p.name)
+
+        # A network nginx would refuse is refused with the key, and nothing is rewritten.
+        before = files
+        bad = self.config(extra="[analyzer]\nnetworks = \"10.0.0.0/33\"\n", name="bad.toml")
+        r = run("dozorctl", "--config", bad, "nginx-config", "--out", str(out))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("analyzer.networks: '10.0.0.0/33' is not a network", r.stderr)
+        self.assertEqual({p.name: p.read_text() for p in out.iterdir()}, before)
+        for prog in DAEMONS:
+            self.assertEqual(run(prog, "--config", bad, "--check-config").returncode, EX_CONFIG)
+
+        # --defaults needs no config: loopback only.
+        r = run("dozorctl", "--config", str(self.tmp / "missing.toml"), "nginx-config", "--defaults", "--out", str(out))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("allow 127.0.0.1/32;\nallow ::1/128;\n", (out / "analyzer-networks-from-config.conf").read_text())
+        self.assertNotIn("allow", (out / "internal-networks-from-config.conf").read_text())
+
 
 if __name__ == "__main__":
     unittest.main()
