@@ -8,17 +8,6 @@
 namespace dozor::http {
 namespace {
 
-std::string bearer_token(const Request& req) {
-  auto h = req.header("authorization");
-  if (!h || h->size() < 7) return {};
-  std::string scheme = h->substr(0, 7);
-  for (auto& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (scheme != "bearer ") return {};
-  auto token = h->substr(7);
-  auto b = token.find_first_not_of(' ');
-  return b == std::string::npos ? std::string() : token.substr(b);
-}
-
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;

@@ -56,6 +56,8 @@ ReadStatus read_request(FCGX_Request& req, long long max_body, http::Request& ou
       out.raw_target = value;
     else if (name == "REMOTE_ADDR")
       out.remote_addr = value;
+    else if (name.substr(0, 6) == "DOZOR_")
+      out.params[std::string(name)] = value;
     else if (name == "CONTENT_LENGTH") {
       try {
         content_length = value.empty() ? 0 : std::stoll(value);

@@ -25,6 +25,9 @@ struct Request {
   std::map<std::string, std::string> headers;              // lower-case names
   std::map<std::string, std::string> cookies;
   std::string remote_addr;
+  // FastCGI parameters named DOZOR_* that nginx sets itself (a client's headers arrive as HTTP_*,
+  // so none of these can come from the client): the analyzer's caller (docs/analyzer.md).
+  std::map<std::string, std::string> params;
   std::string body;
   // Set instead of `body` on streamed routes (fcgi::WorkerLimits::stream_body); valid during
   // the handler call only.
@@ -38,6 +41,9 @@ struct Request {
 // Splits a raw request target into path and decoded query (Boost.URL). Returns false when the
 // target is not a valid origin-form URI.
 bool parse_target(std::string_view raw, Request& out);
+
+// The token of an "Authorization: Bearer …" header (scheme case-insensitive); empty without one.
+std::string bearer_token(const Request& req);
 
 // Parses a Cookie header ("a=1; b=2").
 std::map<std::string, std::string> parse_cookies(std::string_view header);

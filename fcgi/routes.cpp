@@ -25,6 +25,8 @@ Router build_router() {
 
   add("POST", "/api/auth/login", pub(h::auth_login), Access::Public);
   add("GET", "/api/auth/verify", usr(h::auth_verify), Access::User);
+  // nginx's auth subrequest for the analyzer's listener; no public location leads here.
+  add("GET", "/internal/analyzer_caller", pub(h::analyzer_caller), Access::Public);
 
   add("GET", "/api/admin/users", usr(h::admin_list_users), Access::Admin);
   add("POST", "/api/admin/users", usr(h::admin_create_user), Access::Admin);

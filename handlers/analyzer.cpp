@@ -154,11 +154,8 @@ Input read_input(const Service& s, const http::Request& req) {
 
 }  // namespace
 
-Service::Service(config::Config cfg, std::string jwt_key, OcrFactory make_ocr)
-    : cfg_(std::move(cfg)),
-      jwt_key_(std::move(jwt_key)),
-      quotas_(analyzer::QuotaBoard::process()),
-      make_ocr_(std::move(make_ocr)) {}
+Service::Service(config::Config cfg, OcrFactory make_ocr)
+    : cfg_(std::move(cfg)), quotas_(analyzer::QuotaBoard::process()), make_ocr_(std::move(make_ocr)) {}
 
 void Service::load() {
   try {

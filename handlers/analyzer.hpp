@@ -34,7 +34,7 @@ class Service {
   // factory an OCR configuration leaves the analyzer not ready, saying so).
   using OcrFactory = std::function<std::unique_ptr<const analyzer::Ocr>(const config::AnalyzerConfig&)>;
 
-  Service(config::Config cfg, std::string jwt_key, OcrFactory make_ocr = {});
+  explicit Service(config::Config cfg, OcrFactory make_ocr = {});
 
   // Loads the model (blocking); records the analyzer or the reason it failed.
   void load();
@@ -45,7 +45,6 @@ class Service {
   std::string not_ready_reason() const;
 
   const config::Config& config() const { return cfg_; }
-  const std::string& jwt_key() const { return jwt_key_; }
   std::chrono::steady_clock::time_point started() const { return started_; }
   // The per-user hourly budgets shared by the workers (nullptr: not limited).
   analyzer::QuotaBoard* quotas() const { return quotas_; }
@@ -66,7 +65,6 @@ class Service {
 
  private:
   config::Config cfg_;
-  std::string jwt_key_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   analyzer::QuotaBoard* quotas_;
   OcrFactory make_ocr_;

@@ -28,4 +28,14 @@ Response auth_login(Context& ctx) {
 
 Response auth_verify(UserContext& ctx) { return Response::json({{"valid", true}, {"user", encode(ctx.caller)}}); }
 
+Response analyzer_caller(Context& ctx) {
+  Response r;
+  r.status = 204;
+  auto token = http::bearer_token(ctx.request);
+  if (token.empty()) return r;
+  auto user = ctx.app.auth.authenticate_analyzer_caller(token);
+  return r.with_header("X-Dozor-Caller-Id", std::to_string(user.id))
+      .with_header("X-Dozor-Caller-Admin", user.is_admin ? "1" : "0");
+}
+
 }  // namespace dozor::handlers

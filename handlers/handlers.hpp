@@ -13,6 +13,10 @@ Response monitoring_health(Context& ctx);
 
 Response auth_login(Context& ctx);
 Response auth_verify(UserContext& ctx);
+// nginx's auth subrequest for the analyzer (docs/analyzer.md "Who the caller is"): without a
+// bearer token 204 naming no one (the analyzer answers its public routes, 404, 405, or 401);
+// with a valid one 204 naming the caller in X-Dozor-Caller-{Id,Admin}; otherwise 401.
+Response analyzer_caller(Context& ctx);
 
 Response admin_list_users(UserContext& ctx);
 Response admin_create_user(UserContext& ctx);

@@ -10,7 +10,6 @@
 #include "engines/analyzer/clamav_scanner.hpp"
 #include "engines/analyzer/quota.hpp"
 #include "engines/analyzer/tesseract_ocr.hpp"
-#include "engines/auth/auth_service.hpp"
 #include "engines/config/command_line.hpp"
 #include "engines/config/config.hpp"
 #include "engines/net/multi_fetch.hpp"
@@ -25,15 +24,16 @@ constexpr const char* kUsage =
     "usage: dozor-analyzer [--config FILE] [--check-config]\n"
     "       dozor-analyzer --version | --help\n"
     "  --config FILE    configuration (default $DOZOR_CONFIG or /etc/dozor/dozor.toml)\n"
-    "  --check-config   load the configuration, the JWT key and the model (manifest, checksums,\n"
+    "  --check-config   load the configuration and the model (manifest, checksums,\n"
     "                   self-test), look for ClamAV's database with vault.clamav, report, and\n"
     "                   exit: 0 when valid, 78 (EX_CONFIG) when not\n"
     "Without --check-config: run the master process on analyzer.socket (docs/analyzer.md).\n";
 
 // The shared supervisor reads server.*: the analyzer's own keys take their place.
 dozor::config::Config load_checked(const std::string& config_path) {
+  // No JWT key: nginx asks dozor-fcgi who the caller is (docs/analyzer.md "Who the caller is"),
+  // so a worker taken over by a hostile document holds nothing that mints a token.
   auto cfg = dozor::config::load(config_path);
-  dozor::auth::load_jwt_key(cfg.auth.jwt_secret_file);
   cfg.server.socket = cfg.analyzer.socket;
   cfg.server.socket_mode = cfg.analyzer.socket_mode;
   cfg.server.workers = cfg.analyzer.workers;
@@ -104,10 +104,9 @@ int main(int argc, char** argv) {
     auto load = [&] { return load_checked(config_path); };
     auto worker = [&malware, &malware_error](int listen_fd, const dozor::config::Config& c) {
       dozor::net::global_init();
-      dozor::handlers::analyzer_api::Service service(
-          c, dozor::auth::load_jwt_key(c.auth.jwt_secret_file), [](const dozor::config::AnalyzerConfig& a) {
-            return std::make_unique<const dozor::analyzer::TesseractOcr>(a.ocr_languages);
-          });
+      dozor::handlers::analyzer_api::Service service(c, [](const dozor::config::AnalyzerConfig& a) {
+        return std::make_unique<const dozor::analyzer::TesseractOcr>(a.ocr_languages);
+      });
       service.set_malware_scanner(malware.get(), malware_error);
       // The model loads beside the accept loop: /health answers 503 with the reason until it
       // is loaded and self-tested, and keeps saying why if that fails.

@@ -154,6 +154,7 @@ std::string token_for(std::string_view jwt_key, std::int64_t user_id, std::chron
   claims.sub = user_id;
   claims.name = "dozor-audit";
   claims.adm = false;
+  claims.ver = auth::kInstallationTokenVersion;
   claims.iat = static_cast<std::int64_t>(std::time(nullptr));
   claims.exp = claims.iat + lifetime.count();
   return auth::sign_jwt(claims, jwt_key);

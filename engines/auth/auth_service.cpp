@@ -213,4 +213,15 @@ db::users::User AuthService::authenticate(std::string_view token) {
   return *user;
 }
 
+db::users::User AuthService::authenticate_analyzer_caller(std::string_view token) {
+  auto claims = verify_jwt(token, key_, now_seconds());
+  if (!claims) throw Unauthenticated("invalid token");
+  if (claims->ver != kInstallationTokenVersion) return authenticate(token);
+  std::optional<db::users::User> user;
+  db_.run([&](db::Connection& c) { user = db::users::find_by_id(c, claims->sub); }, db::Retry::OnLostConnection);
+  if (!user || !user->is_active) throw Unauthenticated("revoked token");
+  user->is_admin = false;
+  return *user;
+}
+
 }  // namespace dozor::auth

@@ -42,6 +42,12 @@ class AuthService {
   // expired, of an older token version, or its user is gone or inactive.
   db::users::User authenticate(std::string_view token);
 
+  // The analyzer's caller (nginx asks dozor-fcgi for every protected analyzer request, so the
+  // analyzer holds no key: docs/analyzer.md "Who the caller is"). A user's token as above, or
+  // a token Dozor's own processes signed for a user (jwt.hpp kInstallationTokenVersion): its
+  // user must be active; such a caller is never an admin.
+  db::users::User authenticate_analyzer_caller(std::string_view token);
+
   std::string issue_token(const db::users::User& u);
 
   // The throttle policies in force (config + the fixed device-cookie delays).

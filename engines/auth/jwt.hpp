@@ -10,6 +10,10 @@
 
 namespace dozor::auth {
 
+// The `ver` of a token Dozor's own processes sign on a user's behalf for the analyzer (an audit
+// reading a site's documents, the vault's checks): short-lived, and no user's token has it.
+inline constexpr std::int64_t kInstallationTokenVersion = -1;
+
 struct Claims {
   std::int64_t sub = 0;  // user id
   std::string name;
