@@ -613,6 +613,36 @@ class VaultTest(unittest.TestCase):
         finally:
             dc.delete_user(u.id)
 
+    def test_max_upload_admits_n_bytes_and_refuses_n_plus_one(self):
+        # vault.max_upload is 1 GiB on the test stack: dozor-fcgi is restarted with a small one
+        # (DOZOR_VAULT_MAX_UPLOAD overrides the file), then with the stack's own again.
+        n = 4096
+        folder = self.fresh("max-upload")
+        disk = vault_files() / folder.lstrip("/")
+
+        def restart_fcgi(env: dict) -> None:
+            dc.stackctl("stop-fcgi")
+            r = subprocess.run([dc.STACKCTL, str(dc.STATE_DIR), "start-fcgi"], env=env,
+                               capture_output=True, text=True, timeout=120)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            # nginx's kept upstream connections went to the stopped workers: fresh ones.
+            dc.stackctl("start-nginx")
+            self.assertTrue(dc.wait_until(lambda: self.admin.get("browse", "/").status == 200, 60, 0.3))
+
+        restart_fcgi(dict(os.environ, DOZOR_VAULT_MAX_UPLOAD=str(n)))
+        try:
+            r = self.admin.upload(folder, [("over.bin", b"o" * (n + 1))])
+            self.assertEqual(r.status, 413, r)
+            self.assertEqual(r.json, {"detail": "the file is larger than the limit"})
+            self.assertEqual(self.admin.save(folder + "/over.txt", "o" * (n + 1)).status, 413)
+            self.assertEqual(sorted(p.name for p in disk.iterdir()), [])
+            r = self.admin.upload(folder, [("exact.bin", b"e" * n)])
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual((disk / "exact.bin").read_bytes(), b"e" * n)
+            self.assertEqual(sorted(p.name for p in disk.iterdir()), ["exact.bin"])
+        finally:
+            restart_fcgi(dict(os.environ))
+
     def test_killed_upload_leaves_the_old_file_intact(self):
         path = self.home + "/killed.txt"
         self.assertEqual(self.a.save(path, "before the kill").status, 200)
