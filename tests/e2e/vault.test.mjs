@@ -3,11 +3,14 @@
 // drag and drop (an infected one refused by the malware check with its signature shown), and a
 // file checked for personal data by the analyzer — the dialog names the risk and the categories,
 // never a value; a clean file says nothing was found. A file renamed, deleted to the trash and
-// restored from it through the page's own dialogs.
+// restored from it through the page's own dialogs. The listing keeps folders first under every
+// sort (name, size, modified, either order), the filter box hides what does not match, and the
+// breadcrumbs lead back up.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { request as pwRequest } from 'playwright-core';
 import {
-  launchBrowser, withPage, Api, vaultSession, openVaultFolder, ADMIN_USER, ADMIN_PASSWORD,
+  launchBrowser, withPage, waitLoaded, Api, vaultSession, openVaultFolder, ADMIN_USER, ADMIN_PASSWORD, BASE_URL,
 } from './lib.mjs';
 
 let browser;
@@ -148,6 +151,93 @@ test('a file is renamed, deleted to the trash and restored from it', async (t) =
       `/vault/download?path=${encodeURIComponent(`/home/${user.username}/drafts/final.txt`)}`);
     assert.equal(download.status(), 200);
     assert.equal(await download.text(), 'first draft\n', 'the restored file has its content');
+    assert.deepEqual(log.errors, []);
+  });
+});
+
+/** Writes text files as `user` through /vault/save_file (the session's own cookie and CSRF token). */
+async function saveFiles(files) {
+  const req = await pwRequest.newContext({ baseURL: BASE_URL, ignoreHTTPSErrors: true });
+  try {
+    const login = await req.post('/vault/login', { data: { username: user.username, password: user.password }, headers: { Origin: BASE_URL } });
+    assert.equal(login.status(), 200);
+    const { csrf } = await login.json();
+    for (const [i, { path, content }] of files.entries()) {
+      // Modified times are whole seconds: each file a second younger than the one before.
+      if (i) await new Promise((resolve) => { setTimeout(resolve, 1100); });
+      const r = await req.post('/vault/save_file', { data: { path, content }, headers: { Origin: BASE_URL, 'X-CSRF-Token': csrf }, failOnStatusCode: false });
+      assert.equal(r.status(), 200, `save ${path}`);
+    }
+  } finally {
+    await req.dispose();
+  }
+}
+
+test('folders come first under every sort, the filter hides what does not match, breadcrumbs lead up', async (t) => {
+  const home = `/home/${user.username}`;
+  const folder = `${home}/sorting`;
+  const session = await vaultSession(user.username, user.password);
+  for (const dir of [folder, `${folder}/zeta-dir`, `${folder}/Alpha-dir`]) {
+    assert.ok([200, 409].includes(await session.mkdir(dir)), `mkdir ${dir}`);
+  }
+  await session.dispose();
+  // Three orders that differ: by name a, b, c; by size c, b, a; by modified c, a, b.
+  await saveFiles([
+    { path: `${folder}/c-small.txt`, content: 'c'.repeat(10) },
+    { path: `${folder}/a-large.txt`, content: 'a'.repeat(3000) },
+    { path: `${folder}/b-medium.txt`, content: 'b'.repeat(500) },
+  ]);
+
+  await withPage(t, browser, async (page, { log }) => {
+    await openVaultFolder(page, user, folder);
+    const names = () => page.locator('table.vault-table tbody td.vault-name').allInnerTexts();
+    const sortBy = page.getByRole('combobox', { name: 'Sort by' });
+    const reverse = page.getByRole('button', { name: 'Reverse the order' });
+
+    assert.deepEqual(await names(), ['Alpha-dir', 'zeta-dir', 'a-large.txt', 'b-medium.txt', 'c-small.txt'],
+      'by name, folders first');
+    await sortBy.selectOption('size');
+    let list = await names();
+    assert.deepEqual(list.slice(0, 2).sort(), ['Alpha-dir', 'zeta-dir'], 'folders first by size');
+    assert.deepEqual(list.slice(2), ['c-small.txt', 'b-medium.txt', 'a-large.txt'], 'smallest first');
+    await sortBy.selectOption('modified');
+    list = await names();
+    assert.deepEqual(list.slice(0, 2).sort(), ['Alpha-dir', 'zeta-dir'], 'folders first by date');
+    assert.deepEqual(list.slice(2), ['c-small.txt', 'a-large.txt', 'b-medium.txt'], 'oldest first');
+    await reverse.click();
+    list = await names();
+    assert.deepEqual(list.slice(0, 2).sort(), ['Alpha-dir', 'zeta-dir'], 'folders first, newest first');
+    assert.deepEqual(list.slice(2), ['b-medium.txt', 'a-large.txt', 'c-small.txt'], 'newest first');
+    await sortBy.selectOption('name');
+    assert.deepEqual(await names(), ['zeta-dir', 'Alpha-dir', 'c-small.txt', 'b-medium.txt', 'a-large.txt'],
+      'by name, reversed: folders still first');
+
+    const filter = page.getByRole('searchbox', { name: 'Filter by name' });
+    await filter.fill('LARGE');
+    assert.deepEqual(await names(), ['a-large.txt'], 'the filter ignores case');
+    await filter.fill('-dir');
+    assert.deepEqual(await names(), ['zeta-dir', 'Alpha-dir']);
+    await filter.fill('no-such-name');
+    assert.deepEqual(await names(), []);
+    assert.match(await page.locator('table.vault-table tbody').innerText(), /This folder is empty/);
+    await filter.fill('');
+    assert.equal((await names()).length, 5);
+
+    // Into a subfolder, then up through the breadcrumbs: the folder, then the home above it.
+    await page.getByRole('link', { name: 'zeta-dir', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('path') === `${folder}/zeta-dir`);
+    await waitLoaded(page);
+    const crumbs = page.getByRole('navigation', { name: 'Location' });
+    assert.equal((await crumbs.innerText()).replace(/\s+/g, ' ').trim(),
+      `Files / home / ${user.username} / sorting / zeta-dir`);
+    await crumbs.getByRole('link', { name: 'sorting', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('path') === folder);
+    await waitLoaded(page);
+    assert.equal((await names()).length, 5, 'the parent folder is listed');
+    await page.getByRole('navigation', { name: 'Location' }).getByRole('link', { name: user.username, exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('path') === home);
+    await waitLoaded(page);
+    assert.ok((await names()).includes('sorting'), 'the home folder is listed');
     assert.deepEqual(log.errors, []);
   });
 });

@@ -5,6 +5,8 @@ uploads, trash and the audit log. The numbers refer to the tests of research/vau
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import http.client
 import os
 import secrets
@@ -94,6 +96,11 @@ class Session:
         return self.get("download", path)
 
 
+def session_hash(cookie: str) -> str:
+    """What vault_sessions.id_hash holds for a cookie: SHA-256 of its base64url text, as hex."""
+    return hashlib.sha256(cookie.encode("ascii")).hexdigest()
+
+
 def login(username: str, password: str, headers: dict | None = None, source: str | None = None) -> dc.Response:
     h = {"Origin": ORIGIN}
     h.update(headers or {})
@@ -146,10 +153,68 @@ class VaultTest(unittest.TestCase):
         self.assertNotEqual(Session(self.alice.username, self.alice.password).cookie, self.a.cookie)
 
     def test_session_is_stored_hashed(self):
-        rows = dc.db_query("SELECT HEX(id_hash) FROM vault_sessions")
-        flat = " ".join(r[0].lower() for r in rows)
-        self.assertNotIn(self.a.cookie.lower(), flat)
-        self.assertTrue(rows)
+        s = Session(self.alice.username, self.alice.password)
+        # The row is found by SHA-256 of the cookie's value (engines/vault/sessions.cpp session_hash).
+        rows = dc.db_query("SELECT user_id FROM vault_sessions WHERE id_hash = UNHEX('%s')" % session_hash(s.cookie))
+        self.assertEqual(rows, [[str(self.alice.id)]])
+        # The raw id is in no column in any form: its text, that text's bytes or the 32 bytes it encodes.
+        raw = base64.urlsafe_b64decode(s.cookie + "=" * (-len(s.cookie) % 4))
+        self.assertEqual(len(raw), 32)
+        forms = {s.cookie.encode().hex().upper(), raw.hex().upper(), raw[:16].hex().upper(), raw[16:].hex().upper()}
+        columns = [r[0] for r in dc.db_query(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = DATABASE()"
+            " AND table_name = 'vault_sessions' ORDER BY ordinal_position")]
+        self.assertIn("id_hash", columns)
+        dump = dc.db_query("SELECT %s FROM vault_sessions" % ", ".join("HEX(`%s`)" % c for c in columns))
+        self.assertTrue(dump)
+        for row in dump:
+            for value in row:
+                for form in forms:
+                    self.assertNotIn(form, value.upper())
+
+    def _backdate_session(self, s: Session, seen_ago: int, created_ago: int | None = None) -> None:
+        sets = "last_seen_at = NOW(3) - INTERVAL %d SECOND" % seen_ago
+        if created_ago is not None:
+            sets += ", created_at = NOW(3) - INTERVAL %d SECOND" % created_ago
+        dc.db_query("UPDATE vault_sessions SET %s WHERE id_hash = UNHEX('%s')" % (sets, session_hash(s.cookie)))
+
+    def _session_row(self, s: Session) -> list[list[str]]:
+        return dc.db_query("SELECT TIMESTAMPDIFF(SECOND, last_seen_at, NOW(3)) FROM vault_sessions"
+                           " WHERE id_hash = UNHEX('%s')" % session_hash(s.cookie))
+
+    def test_idle_expiry_ends_a_session(self):
+        idle = int(dc.config_value("vault", "session_idle", 1800))
+        s = Session(self.alice.username, self.alice.password)
+        # Just within vault.session_idle: still a session, and the request renews last_seen_at.
+        self._backdate_session(s, idle - min(120, idle // 2))
+        self.assertEqual(s.get("browse", "/").status, 200)
+        self.assertLess(int(self._session_row(s)[0][0]), 60)
+        # Past it: neither reading nor writing is accepted, and the row is not renewed.
+        self._backdate_session(s, idle + 5)
+        self.assertEqual(s.get("browse", "/").status, 401)
+        target = "%s/idle-%s" % (self.home, secrets.token_hex(3))
+        self.assertEqual(s.mkdir(target).status, 401)
+        self.assertFalse((vault_files() / target.lstrip("/")).exists())
+        self.assertGreaterEqual(int(self._session_row(s)[0][0]), idle)
+        # The next login removes the expired row for good.
+        Session(self.alice.username, self.alice.password)
+        self.assertEqual(self._session_row(s), [])
+        self.assertEqual(s.get("browse", "/").status, 401)
+
+    def test_absolute_expiry_ends_even_an_active_session(self):
+        absolute = int(dc.config_value("vault", "session_absolute", 43200))
+        s = Session(self.alice.username, self.alice.password)
+        # Used a moment ago and younger than vault.session_absolute: a session.
+        self._backdate_session(s, 0, absolute - min(120, absolute // 2))
+        self.assertEqual(s.get("browse", "/").status, 200)
+        # Used a moment ago but older than vault.session_absolute: no longer.
+        self._backdate_session(s, 0, absolute + 5)
+        self.assertEqual(s.get("browse", "/").status, 401)
+        target = "%s/absolute-%s" % (self.home, secrets.token_hex(3))
+        self.assertEqual(s.mkdir(target).status, 401)
+        self.assertFalse((vault_files() / target.lstrip("/")).exists())
+        Session(self.alice.username, self.alice.password)
+        self.assertEqual(self._session_row(s), [])
 
     def test_login_page_is_served_and_wrong_password_is_401(self):
         r = dc.get("/vault/login", headers={"Accept": "text/html"})
@@ -496,6 +561,87 @@ class VaultTest(unittest.TestCase):
         self.assertEqual(r.status, 400, r)
         self.assertEqual((disk / "atomic.txt").read_text(), "old content")
         self.assertEqual([p for p in disk.iterdir() if p.name.startswith(".vault-")], [])
+
+    def test_the_quota_admits_exactly_what_is_left_and_refuses_a_byte_more(self):
+        quota = int(dc.config_value("vault", "quota", 10 * 1024 ** 3))
+        if quota <= 0:
+            self.skipTest("vault.quota is 0 (no quota) on this stack")
+        u = dc.create_user("vquota")
+        try:
+            home = "/home/" + u.username
+            self.assertIn(self.admin.mkdir(home).status, (200, 409))
+            s = Session(u.username, u.password)
+            disk = vault_files() / home.lstrip("/")
+
+            def usage() -> int:
+                rows = dc.db_query("SELECT bytes FROM vault_usage WHERE user_id = %d" % u.id)
+                return int(rows[0][0]) if rows else 0
+
+            def left_behind() -> list[str]:
+                return sorted(p.name for p in disk.iterdir())
+
+            n = 4096
+            # The user has written all but n bytes of vault.quota (seeded: the bytes are not on disk).
+            dc.db_query("INSERT INTO vault_usage (user_id, bytes) VALUES (%d, %d)"
+                        " ON DUPLICATE KEY UPDATE bytes = VALUES(bytes)" % (u.id, quota - n))
+            # n + 1 bytes: refused with the documented 413, nothing stored, nothing counted.
+            r = s.upload(home, [("over.bin", b"o" * (n + 1))])
+            self.assertEqual(r.status, 413, r)
+            self.assertEqual(r.json, {"detail": "the file is larger than the limit"})
+            self.assertEqual(left_behind(), [])
+            self.assertEqual(usage(), quota - n)
+            # Exactly n bytes: stored, and the quota is now full.
+            r = s.upload(home, [("exact.bin", b"e" * n)])
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual((disk / "exact.bin").read_bytes(), b"e" * n)
+            self.assertEqual(usage(), quota)
+            # A full quota refuses even one byte (saved text too) ...
+            r = s.upload(home, [("one.bin", b"1")])
+            self.assertEqual(r.status, 413, r)
+            self.assertEqual(r.json, {"detail": "the file is larger than the limit"})
+            self.assertEqual(s.save(home + "/one.txt", "1").status, 413)
+            self.assertEqual(left_behind(), ["exact.bin"])
+            # ... while a replacement may use the room its old content frees: n bytes again, not n + 1.
+            r = s.upload(home, [("exact.bin", b"E" * (n + 1))], overwrite=True)
+            self.assertEqual(r.status, 413, r)
+            self.assertEqual((disk / "exact.bin").read_bytes(), b"e" * n)
+            r = s.upload(home, [("exact.bin", b"E" * n)], overwrite=True)
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual((disk / "exact.bin").read_bytes(), b"E" * n)
+            self.assertEqual(usage(), quota)
+            self.assertEqual(left_behind(), ["exact.bin"])
+        finally:
+            dc.delete_user(u.id)
+
+    def test_max_upload_admits_n_bytes_and_refuses_n_plus_one(self):
+        # vault.max_upload is 1 GiB on the test stack: dozor-fcgi is restarted with a small one
+        # (DOZOR_VAULT_MAX_UPLOAD overrides the file), then with the stack's own again.
+        n = 4096
+        folder = self.fresh("max-upload")
+        disk = vault_files() / folder.lstrip("/")
+
+        def restart_fcgi(env: dict) -> None:
+            dc.stackctl("stop-fcgi")
+            r = subprocess.run([dc.STACKCTL, str(dc.STATE_DIR), "start-fcgi"], env=env,
+                               capture_output=True, text=True, timeout=120)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            # nginx's kept upstream connections went to the stopped workers: fresh ones.
+            dc.stackctl("start-nginx")
+            self.assertTrue(dc.wait_until(lambda: self.admin.get("browse", "/").status == 200, 60, 0.3))
+
+        restart_fcgi(dict(os.environ, DOZOR_VAULT_MAX_UPLOAD=str(n)))
+        try:
+            r = self.admin.upload(folder, [("over.bin", b"o" * (n + 1))])
+            self.assertEqual(r.status, 413, r)
+            self.assertEqual(r.json, {"detail": "the file is larger than the limit"})
+            self.assertEqual(self.admin.save(folder + "/over.txt", "o" * (n + 1)).status, 413)
+            self.assertEqual(sorted(p.name for p in disk.iterdir()), [])
+            r = self.admin.upload(folder, [("exact.bin", b"e" * n)])
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual((disk / "exact.bin").read_bytes(), b"e" * n)
+            self.assertEqual(sorted(p.name for p in disk.iterdir()), ["exact.bin"])
+        finally:
+            restart_fcgi(dict(os.environ))
 
     def test_killed_upload_leaves_the_old_file_intact(self):
         path = self.home + "/killed.txt"
