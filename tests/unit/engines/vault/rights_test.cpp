@@ -84,7 +84,7 @@ BOOST_AUTO_TEST_CASE(a_protected_folder_beneath_is_found) {
             {5, P("/Sharedx/Locked"), {false, false, false}}},
            false, "bob");
   auto del = a.lacking_beneath(P("/Shared"), {false, false, true});
-  BOOST_TEST(del.size() == 2u);
+  BOOST_TEST_REQUIRE(del.size() == 2u);
   BOOST_TEST((del[0] == P("/Shared/Locked")));
   BOOST_TEST((del[1] == P("/Shared/ReadOnly")));
   BOOST_TEST(a.lacking_beneath(P("/Shared/Open"), {false, true, true}).empty());
