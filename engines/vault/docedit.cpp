@@ -326,22 +326,10 @@ CallbackResult DocEdit::callback(std::string_view body, std::optional<std::strin
     return refused("the file changed since the editor opened it");
   }
 
-  std::string why;
-  auto bytes = fetch(std::string(url_v->as_string()), why);
-  if (!bytes) return refused(why);
-
-  // Status 2 ends the session: close the key first (one winner among replays), then write; a
-  // failed write reopens it so the document server's retry can save. Status 6 (force-save) keeps
-  // the key: the session goes on and its final status 2 comes with the same key; each force-save
-  // (its url and changesurl) is claimed once, so a replay writes nothing.
-  std::string fresh = new_key();
+  // Each force-save (its url and changesurl) is claimed once, before anything is fetched: a
+  // replay is accepted and neither fetches nor writes; a failed fetch or write releases it.
   std::string digest;
-  if (status == 2) {
-    bool won = false;
-    vault_.db().run([&](db::Connection& c) { won = db::vault_docedit::rotate_key(c, row->path, key, fresh); },
-                    db::Retry::Never);
-    if (!won) return {0, false, "key already saved"};
-  } else {
+  if (status == 6) {
     std::string what(url_v->as_string());
     if (auto* changes = claims->if_contains("changesurl"); changes && changes->is_string())
       what += "\n" + std::string(changes->as_string());
@@ -353,15 +341,36 @@ CallbackResult DocEdit::callback(std::string_view body, std::optional<std::strin
                     db::Retry::Never);
     if (!first) return {0, false, "force-save already written"};
   }
+  auto unclaim = [&] {
+    if (status == 6)
+      vault_.db().run([&](db::Connection& c) { db::vault_docedit::unclaim_forcesave(c, key, digest); },
+                      db::Retry::Never);
+  };
+
+  std::string why;
+  auto bytes = fetch(std::string(url_v->as_string()), why);
+  if (!bytes) {
+    unclaim();
+    return refused(why);
+  }
+
+  // Status 2 ends the session: close the key first (one winner among replays), then write; a
+  // failed write reopens it so the document server's retry can save. Status 6 (force-save) keeps
+  // the key: the session goes on and its final status 2 comes with the same key.
+  std::string fresh = new_key();
+  if (status == 2) {
+    bool won = false;
+    vault_.db().run([&](db::Connection& c) { won = db::vault_docedit::rotate_key(c, row->path, key, fresh); },
+                    db::Retry::Never);
+    if (!won) return {0, false, "key already saved"};
+  }
   try {
     vault_.save_version(actor, p, *bytes);
   } catch (const std::exception& e) {
     if (status == 2)
       vault_.db().run([&](db::Connection& c) { db::vault_docedit::reopen_key(c, row->path, fresh, key); },
                       db::Retry::Never);
-    else
-      vault_.db().run([&](db::Connection& c) { db::vault_docedit::unclaim_forcesave(c, key, digest); },
-                      db::Retry::Never);
+    unclaim();
     return refused(std::string("the save failed: ") + e.what());
   }
   // The session's key (the new one after status 2) now belongs to the file just written.

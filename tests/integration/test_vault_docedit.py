@@ -298,9 +298,11 @@ class DocEditTest(unittest.TestCase):
         self.assertEqual(self.saves_of(path), 1)
         # The same callback again (even with other bytes behind its URL) writes nothing.
         self.docserver.files[url.rsplit("/", 1)[1]] = b"forced twice"
+        hits = len(self.docserver.hits)
         r = callback({**body, "token": sign(body)})
         self.assertEqual((r.status, r.json), (200, {"error": 0}))
         self.assertEqual(self.on_disk(path), b"forced once")
+        self.assertEqual(len(self.docserver.hits), hits)  # not even fetched
         self.assertEqual(self.saves_of(path), 1)
         # Another force-save of the session (another url) still writes, and so does the final save.
         body = {"key": key, "status": 6, "url": self.serve(b"forced again")}
