@@ -111,17 +111,23 @@ http::Response vault_docedit_download(Context& ctx) {
   return r;
 }
 
-// POST /vault/docedit_callback: {"error":0} when accepted (written or not), 403 {"error":1}
-// with the reason when refused.
+// POST /vault/docedit_callback: the ONLYOFFICE protocol's answer, {"error":0} when accepted
+// (written or not), 403 {"error":1} when refused or when the save failed (the reason goes to the
+// log only: the document server reads nothing else).
 http::Response vault_docedit_callback(Context& ctx) {
   vault::DocEdit docedit(ctx.app.vault, ctx.app.cfg.vault);
   auto auth = ctx.request.header("authorization");
-  auto result =
-      docedit.callback(ctx.request.body, auth ? std::optional<std::string_view>(*auth) : std::nullopt, now_seconds());
+  vault::CallbackResult result;
+  try {
+    result =
+        docedit.callback(ctx.request.body, auth ? std::optional<std::string_view>(*auth) : std::nullopt, now_seconds());
+  } catch (const std::exception& e) {
+    result = {1, false, std::string("the callback failed: ") + e.what()};
+  }
   if (result.error != 0) {
     std::cerr << "vault: document server callback refused from " << ctx.request.remote_addr << ": " << result.reason
               << "\n";
-    return http::Response::json({{"error", result.error}, {"detail", result.reason}}, 403);
+    return http::Response::json({{"error", result.error}}, 403);
   }
   return http::Response::json({{"error", 0}});
 }

@@ -47,6 +47,14 @@ std::uint16_t port_of(const boost::urls::url_view& u) {
 
 CallbackResult refused(std::string why) { return {1, false, std::move(why)}; }
 
+db::vault_docedit::FileIdentity identity(const Entry& e) { return {e.ino, e.size, e.mtime_ns}; }
+
+std::int64_t parse_id(std::string_view s) {
+  std::int64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && end == s.data() + s.size() && v > 0 ? v : 0;
+}
+
 }  // namespace
 
 std::string document_type(std::string_view filename) {
@@ -108,17 +116,27 @@ std::optional<std::string> DocEdit::download_sig(std::string_view path, std::int
   return auth::base64url_encode(*mac);
 }
 
-std::string DocEdit::key_for(const std::string& path, std::int64_t user_id) {
+// The key of the file as it is now: the path's key while the file is still the one it was issued
+// for, else a new one (the file changed by another route: upload, save, rename, delete). Only an
+// opener with the write right becomes the user the session's saves are recorded for; a viewer
+// changes nothing of that.
+std::string DocEdit::key_for(const std::string& path, const db::vault_docedit::FileIdentity& file,
+                             std::int64_t writer_id) {
   std::string key;
   vault_.db().run(
       [&](db::Connection& c) {
-        for (int attempt = 0; attempt < 2 && key.empty(); ++attempt) {
+        for (int attempt = 0; attempt < 3 && key.empty(); ++attempt) {
           if (auto row = db::vault_docedit::find_by_path(c, path)) {
-            db::vault_docedit::set_opened_by(c, path, user_id);
-            key = row->doc_key;
+            if (row->file && *row->file == file) {
+              if (writer_id > 0) db::vault_docedit::set_opened_by(c, path, writer_id);
+              key = row->doc_key;
+            } else {
+              auto fresh = new_key();
+              if (db::vault_docedit::replace_key(c, path, row->doc_key, fresh, file, writer_id)) key = fresh;
+            }
           } else {
             auto fresh = new_key();
-            if (db::vault_docedit::insert_key(c, path, fresh, user_id)) key = fresh;
+            if (db::vault_docedit::insert_key(c, path, fresh, writer_id, file)) key = fresh;
           }
         }
       },
@@ -138,7 +156,7 @@ EditorLaunch DocEdit::open(const Actor& a, const VaultPath& p, const std::string
   bool can_write = access.rights_on(p).write;
 
   std::string path = p.display();
-  std::string key = key_for(path, a.user.id);
+  std::string key = key_for(path, identity(*st), can_write ? a.user.id : 0);
   std::int64_t exp = now + limits::kVaultDocDownloadSeconds;
   auto sig = download_sig(path, exp);
   if (!sig) throw std::runtime_error("cannot sign the download URL: HMAC failed");
@@ -276,16 +294,65 @@ CallbackResult DocEdit::callback(std::string_view body, std::optional<std::strin
 
   auto* url_v = claims->if_contains("url");
   if (!url_v || !url_v->is_string()) return refused("no url");
+  VaultPath p = VaultPath::parse(row->path);
+
+  // Who saves: the first user of the signed `users` claim (the document server names the last
+  // editor first; their id is the editor config's editorConfig.user.id) who may write the file
+  // now, else the last opener with the write right. A viewer is never one of them.
+  std::vector<std::int64_t> candidates;
+  if (auto* users_v = claims->if_contains("users"); users_v && users_v->is_array())
+    for (const auto& u : users_v->as_array())
+      if (u.is_string())
+        if (auto id = parse_id(u.as_string())) candidates.push_back(id);
+  if (row->opened_by > 0) candidates.push_back(row->opened_by);
+  std::optional<db::users::User> saver;
+  for (auto id : candidates) {
+    std::optional<db::users::User> user;
+    vault_.db().run([&](db::Connection& c) { user = db::users::find_by_id(c, id); }, db::Retry::OnLostConnection);
+    if (!user || !user->is_active) continue;
+    if (!vault_.access_for(*user).rights_on(p).write) continue;
+    saver = std::move(user);
+    break;
+  }
+  if (!saver) return refused("no user of this session may write the file");
+  Actor actor{*saver, "docserver"};
+
+  // The file must still be the one the key was issued for (or its own last save): changed,
+  // renamed or deleted by another route since, the edits are refused rather than written over
+  // newer content or at a path the file left (docs/vault.md "Document editing").
+  auto st = vault_.store().stat(p);
+  if (!row->file || !st || st->is_dir || identity(*st) != *row->file) {
+    vault_.audit(actor, "docedit_save", row->path, "the file changed since the editor opened it", "conflict");
+    return refused("the file changed since the editor opened it");
+  }
+
+  // Each force-save (its url and changesurl) is claimed once, before anything is fetched: a
+  // replay is accepted and neither fetches nor writes; a failed fetch or write releases it.
+  std::string digest;
+  if (status == 6) {
+    std::string what(url_v->as_string());
+    if (auto* changes = claims->if_contains("changesurl"); changes && changes->is_string())
+      what += "\n" + std::string(changes->as_string());
+    auto hex = auth::crypto::sha256_hex(what);
+    if (!hex) return refused("cannot hash the force-save");
+    digest = *hex;
+    bool first = false;
+    vault_.db().run([&](db::Connection& c) { first = db::vault_docedit::claim_forcesave(c, key, digest); },
+                    db::Retry::Never);
+    if (!first) return {0, false, "force-save already written"};
+  }
+  auto unclaim = [&] {
+    if (status == 6)
+      vault_.db().run([&](db::Connection& c) { db::vault_docedit::unclaim_forcesave(c, key, digest); },
+                      db::Retry::Never);
+  };
+
   std::string why;
   auto bytes = fetch(std::string(url_v->as_string()), why);
-  if (!bytes) return refused(why);
-
-  std::optional<db::users::User> user;
-  vault_.db().run([&](db::Connection& c) { user = db::users::find_by_id(c, row->opened_by); },
-                  db::Retry::OnLostConnection);
-  if (!user || !user->is_active) return refused("the editing user is gone");
-  VaultPath p = VaultPath::parse(row->path);
-  Actor actor{*user, "docserver"};
+  if (!bytes) {
+    unclaim();
+    return refused(why);
+  }
 
   // Status 2 ends the session: close the key first (one winner among replays), then write; a
   // failed write reopens it so the document server's retry can save. Status 6 (force-save) keeps
@@ -299,11 +366,18 @@ CallbackResult DocEdit::callback(std::string_view body, std::optional<std::strin
   }
   try {
     vault_.save_version(actor, p, *bytes);
-  } catch (...) {
+  } catch (const std::exception& e) {
     if (status == 2)
       vault_.db().run([&](db::Connection& c) { db::vault_docedit::reopen_key(c, row->path, fresh, key); },
                       db::Retry::Never);
-    throw;
+    unclaim();
+    return refused(std::string("the save failed: ") + e.what());
+  }
+  // The session's key (the new one after status 2) now belongs to the file just written.
+  if (auto now_st = vault_.store().stat(p)) {
+    const std::string& current = status == 2 ? fresh : key;
+    vault_.db().run([&](db::Connection& c) { db::vault_docedit::set_identity(c, current, identity(*now_st)); },
+                    db::Retry::OnLostConnection);
   }
   return {0, true, ""};
 }

@@ -17,6 +17,7 @@
 
 #include <boost/json/object.hpp>
 
+#include "db/vault_docedit_repo.hpp"
 #include "engines/config/config.hpp"
 #include "engines/net/egress_policy.hpp"
 #include "engines/vault/vault.hpp"
@@ -68,7 +69,7 @@ class DocEdit {
 
  private:
   std::optional<std::string> download_sig(std::string_view path, std::int64_t exp) const;
-  std::string key_for(const std::string& path, std::int64_t user_id);
+  std::string key_for(const std::string& path, const db::vault_docedit::FileIdentity& file, std::int64_t writer_id);
   std::optional<std::string> fetch(const std::string& url, std::string& why);
 
   Vault& vault_;

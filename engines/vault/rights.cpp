@@ -25,6 +25,17 @@ Rights Access::rights_on(const VaultPath& p) const {
   return best ? best->rights : Rights{};
 }
 
+std::vector<VaultPath> Access::lacking_beneath(const VaultPath& p, Rights need) const {
+  std::vector<VaultPath> out;
+  if (admin_) return out;
+  for (const auto& r : rules_) {
+    if (!r.prefix.starts_with(p) || r.prefix == p) continue;
+    Rights have = rights_on(r.prefix);
+    if ((need.read && !have.read) || (need.write && !have.write) || (need.del && !have.del)) out.push_back(r.prefix);
+  }
+  return out;
+}
+
 bool Access::may_pass(const VaultPath& folder) const {
   if (admin_) return true;
   for (const auto& r : rules_)

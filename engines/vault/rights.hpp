@@ -43,6 +43,10 @@ class Access {
   bool may_pass(const VaultPath& folder) const;
   // Shown in a listing: readable, or on the way to something readable.
   bool may_see(const VaultPath& p) const { return may_read(p) || may_pass(p); }
+  // The prefixes of the rules strictly beneath `p` on which the caller lacks a right of `need`:
+  // what moving or deleting `p` whole would carry away (or put under another rule) although
+  // those rules withhold it. Empty for an admin.
+  std::vector<VaultPath> lacking_beneath(const VaultPath& p, Rights need) const;
 
   const std::vector<Rule>& rules() const { return rules_; }
   bool is_admin() const { return admin_; }

@@ -284,7 +284,12 @@ std::optional<Entry> Store::stat(const VaultPath& p) const {
   if (!parent) return std::nullopt;
   auto st = stat_at(parent.get(), p.name());
   if (!st || !is_file_or_dir(*st)) return std::nullopt;
-  return Entry{p.name(), S_ISDIR(st->st_mode), S_ISREG(st->st_mode) ? st->st_size : 0, st->st_mtim.tv_sec};
+  return Entry{p.name(),
+               S_ISDIR(st->st_mode),
+               S_ISREG(st->st_mode) ? st->st_size : 0,
+               st->st_mtim.tv_sec,
+               static_cast<std::uint64_t>(st->st_ino),
+               static_cast<std::int64_t>(st->st_mtim.tv_sec) * 1000000000 + st->st_mtim.tv_nsec};
 }
 
 std::vector<Entry> Store::list(const VaultPath& dir) const {

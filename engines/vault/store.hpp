@@ -51,6 +51,10 @@ struct Entry {
   bool is_dir = false;
   std::int64_t size = 0;
   std::int64_t mtime = 0;  // seconds since the epoch
+  // Filled by stat only: which file this is (a file replaced by any route is another inode, or
+  // another size or mtime).
+  std::uint64_t ino = 0;
+  std::int64_t mtime_ns = 0;  // nanoseconds since the epoch
 };
 
 // A write larger than its limit (per-file size or quota).

@@ -61,6 +61,17 @@ void require(const Access& a, const VaultPath& p, Rights need) {
   throw NotFound("Not found");
 }
 
+// Moving or deleting a folder whole takes everything inside along: a rule beneath it that
+// withholds a right of `need` (a protected subfolder) refuses the whole action, or the subfolder
+// would leave its rule (renamed under the caller's home) or go to the caller's trash. Only
+// rules whose path exists count: a rule for a name not there protects nothing yet.
+void Vault::require_subtree(const Access& a, const VaultPath& p, Rights need) {
+  for (const auto& inner : a.lacking_beneath(p, need))
+    if (store_.stat(inner))
+      throw Forbidden(std::string("Something inside is protected: you do not have the ") + right_name(need) +
+                      " right on all of this folder");
+}
+
 Vault::Vault(db::Database& db, const config::VaultConfig& cfg) : db_(db), cfg_(cfg), store_(cfg.root) {
   int removed = store_.clean_temps();
   if (removed > 0) std::cerr << "vault: removed " << removed << " abandoned temporary files\n";
@@ -234,6 +245,8 @@ void Vault::rename(const Actor& a, const VaultPath& from, const VaultPath& to) {
     // Moving away deletes the old name: write and delete there; the new name needs write.
     require(access, from, {false, true, true});
     require(access, to, {false, true, false});
+    // The whole folder moves: every protected part inside must allow moving away too.
+    require_subtree(access, from, {false, true, true});
     if (store_.stat(to)) {
       // Taking the place of an entry would remove it: that is the delete right's to allow.
       require(access, to, {false, true, true});
@@ -245,8 +258,10 @@ void Vault::rename(const Actor& a, const VaultPath& from, const VaultPath& to) {
 
 std::int64_t Vault::remove(const Actor& a, const VaultPath& p) {
   return audited(db_, a, "delete", p.display(), "", [&] {
-    require(access_for(a.user), p, {false, false, true});
+    Access access = access_for(a.user);
+    require(access, p, {false, false, true});
     if (p.is_root()) throw Conflict("the root cannot be deleted");
+    require_subtree(access, p, {false, false, true});
     auto st = store_.stat(p);
     if (!st) throw NotFound("Not found");
     purge_expired(a.user.id);

@@ -148,6 +148,8 @@ class Vault {
   // The malware check of a finished, unnamed file (when set): what it said, or Infected after
   // the audit row (`action`, the path, the signature, "infected") is written.
   std::string check_malware(const Actor& a, const std::string& action, const VaultPath& p, const PendingFile& file);
+  // Forbidden when a rule beneath `p` whose path exists withholds a right of `need`.
+  void require_subtree(const Access& a, const VaultPath& p, Rights need);
   friend class Upload;
   void purge_expired(std::int64_t user_id);
   void purge_rows(const std::vector<db::vault::TrashRow>& rows);

@@ -451,6 +451,47 @@ class VaultTest(unittest.TestCase):
         self.assertEqual(a.rename(self.home + "/mine.txt", self.home + "/renamed.txt").status, 200)
         self.assertEqual(a.download(self.home + "/renamed.txt").status, 200)
 
+    def test_a_folder_with_a_protected_part_inside_is_neither_moved_nor_deleted(self):
+        # Alice may do anything in base; an admin locks base/Shared/Locked for her. Renaming
+        # Shared into her home would put Locked under her home rule; deleting Shared would carry
+        # Locked into her trash: both are refused whole, nothing moves.
+        base = self.fresh("subtree")
+        shared = base + "/Shared"
+        for folder in (shared, shared + "/Locked", shared + "/Open"):
+            self.assertEqual(self.admin.mkdir(folder).status, 200)
+        self.assertEqual(self.admin.save(shared + "/Locked/l.txt", "locked").status, 200)
+        self.assertEqual(self.admin.save(shared + "/Open/o.txt", "open").status, 200)
+        grant(self.alice.id, base, read=True, write=True, delete=True)
+        grant(self.alice.id, shared + "/Locked")  # no rights at all
+        a = self.a
+        disk = vault_files() / shared.lstrip("/")
+        r = a.rename(shared, self.home + "/S-" + self.tag)
+        self.assertEqual(r.status, 403, r)
+        self.assertIn("protected", r.json["detail"])
+        self.assertEqual(a.rename(shared, base + "/Renamed").status, 403)
+        r = a.delete(shared)
+        self.assertEqual(r.status, 403, r)
+        self.assertIn("protected", r.json["detail"])
+        self.assertEqual((disk / "Locked" / "l.txt").read_text(), "locked")
+        self.assertEqual(a.download(self.home + "/S-%s/Locked/l.txt" % self.tag).status, 404)
+        # The unprotected parts still move and go to the trash one by one.
+        self.assertEqual(a.rename(shared + "/Open", base + "/Open2").status, 200)
+        self.assertEqual(a.delete(base + "/Open2").status, 200)
+        # A read-only rule beneath protects as well (moving needs write and delete there).
+        self.assertEqual(self.admin.mkdir(base + "/Other").status, 200)
+        self.assertEqual(self.admin.mkdir(base + "/Other/RO").status, 200)
+        grant(self.alice.id, base + "/Other/RO", read=True)
+        self.assertEqual(a.delete(base + "/Other").status, 403)
+        # A rule for a name that is not there protects nothing.
+        self.assertEqual(self.admin.mkdir(base + "/Free").status, 200)
+        grant(self.alice.id, base + "/Free/Gone")
+        self.assertEqual(a.delete(base + "/Free").status, 200)
+        # Once the admin lifts the lock, the whole folder moves.
+        r = dc.post("/api/admin/vault/rules/revoke", {"user_id": self.alice.id, "path": shared + "/Locked"},
+                    token=dc.admin_token())
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(a.rename(shared, base + "/Renamed").status, 200)
+
     # ---- serving (9, 10) ---------------------------------------------------------------
 
     def test_downloads_go_through_nginx_with_rfc6266_names(self):

@@ -20,7 +20,7 @@ import urllib.parse
 from pathlib import Path
 
 import dozor_client as dc
-from test_vault import Session, q, vault_files
+from test_vault import Session, grant, q, vault_files
 
 CALLBACK = "/vault/docedit_callback"
 
@@ -288,6 +288,121 @@ class DocEditTest(unittest.TestCase):
         body = {"key": key, "status": 2, "url": self.serve(b"final")}
         self.assertEqual(callback({**body, "token": sign(body)}).json, {"error": 0})
         self.assertEqual(self.on_disk(path), b"final")
+
+    def test_a_replayed_force_save_writes_once(self):
+        path, key = self.new_doc("v1")
+        url = self.serve(b"forced once")
+        body = {"key": key, "status": 6, "url": url, "users": ["1"]}
+        self.assertEqual(callback({**body, "token": sign(body)}).json, {"error": 0})
+        self.assertEqual(self.on_disk(path), b"forced once")
+        self.assertEqual(self.saves_of(path), 1)
+        # The same callback again (even with other bytes behind its URL) writes nothing.
+        self.docserver.files[url.rsplit("/", 1)[1]] = b"forced twice"
+        hits = len(self.docserver.hits)
+        r = callback({**body, "token": sign(body)})
+        self.assertEqual((r.status, r.json), (200, {"error": 0}))
+        self.assertEqual(self.on_disk(path), b"forced once")
+        self.assertEqual(len(self.docserver.hits), hits)  # not even fetched
+        self.assertEqual(self.saves_of(path), 1)
+        # Another force-save of the session (another url) still writes, and so does the final save.
+        body = {"key": key, "status": 6, "url": self.serve(b"forced again")}
+        self.assertEqual(callback({**body, "token": sign(body)}).json, {"error": 0})
+        self.assertEqual(self.on_disk(path), b"forced again")
+        body = {"key": key, "status": 2, "url": self.serve(b"final")}
+        self.assertEqual(callback({**body, "token": sign(body)}).json, {"error": 0})
+        self.assertEqual(self.saves_of(path), 3)
+
+    # ---- who saves: the writer, never a viewer --------------------------------------------
+
+    def saver_of(self, path: str) -> list[str]:
+        rows = dc.db_query("SELECT username FROM vault_audit WHERE action = 'docedit_save' AND outcome = 'ok' "
+                           "AND path = '%s' ORDER BY id" % path.replace("'", "''"))
+        return [r[0] for r in rows]
+
+    def test_a_viewer_opening_after_the_editor_does_not_become_the_saver(self):
+        writer, viewer = dc.create_user("dewriter"), dc.create_user("deviewer")
+        try:
+            folder = "/de-%s-%s" % (self.tag, secrets.token_hex(3))
+            self.assertEqual(self.admin.mkdir(folder).status, 200)
+            path = folder + "/shared.docx"
+            self.assertEqual(self.admin.save(path, "v1").status, 200)
+            grant(writer.id, folder, read=True, write=True, delete=True)
+            grant(viewer.id, folder, read=True)
+            w, v = Session(writer.username, writer.password), Session(viewer.username, viewer.password)
+            wc = page_data(editor_data(w, path))["config"]
+            self.assertEqual((wc["editorConfig"]["mode"], wc["editorConfig"]["user"]["id"]), ("edit", str(writer.id)))
+            vc = page_data(editor_data(v, path))["config"]
+            self.assertEqual(vc["editorConfig"]["mode"], "view")
+            self.assertFalse(vc["document"]["permissions"]["edit"])
+            key = wc["document"]["key"]
+            self.assertEqual(vc["document"]["key"], key)  # one document, co-viewed
+            # No users claim: the recorded writer saves, not the viewer who opened last.
+            body = {"key": key, "status": 6, "url": self.serve(b"forced by the writer")}
+            r = callback({**body, "token": sign(body)})
+            self.assertEqual((r.status, r.json), (200, {"error": 0}))
+            self.assertEqual(self.on_disk(path), b"forced by the writer")
+            self.assertEqual(page_data(editor_data(v, path))["config"]["document"]["key"], key)
+            # A users claim naming the viewer first: the first one who may write saves.
+            body = {"key": key, "status": 2, "url": self.serve(b"final"), "users": [str(viewer.id), str(writer.id)]}
+            r = callback({**body, "token": sign(body)})
+            self.assertEqual((r.status, r.json), (200, {"error": 0}))
+            self.assertEqual(self.on_disk(path), b"final")
+            self.assertEqual(self.saver_of(path), [writer.username, writer.username])
+            # A file only a viewer opened has nobody to save it: refused in the protocol's shape.
+            other = folder + "/viewed.docx"
+            self.assertEqual(self.admin.save(other, "untouched").status, 200)
+            key = page_data(editor_data(v, other))["config"]["document"]["key"]
+            body = {"key": key, "status": 2, "url": self.serve(b"by a viewer"), "users": [str(viewer.id)]}
+            r = callback({**body, "token": sign(body)})
+            self.assertEqual((r.status, r.json), (403, {"error": 1}))
+            self.assertEqual(self.on_disk(other), b"untouched")
+        finally:
+            dc.delete_user(writer.id)
+            dc.delete_user(viewer.id)
+
+    # ---- the key follows the file, whatever route changed it --------------------------------
+
+    def test_a_file_changed_by_another_route_gets_a_new_key_and_the_old_session_writes_nothing(self):
+        path, key = self.new_doc("v1")
+        folder = path.rsplit("/", 1)[0]
+        # Overwritten by an upload: a new key, and the old session's save is refused.
+        r = self.admin.upload(folder, [("report.docx", b"uploaded")], overwrite=True)
+        self.assertEqual(r.status, 200, r)
+        body = {"key": key, "status": 2, "url": self.serve(b"stale edits")}
+        r = callback({**body, "token": sign(body)})
+        self.assertEqual((r.status, r.json), (403, {"error": 1}))
+        self.assertEqual(self.on_disk(path), b"uploaded")
+        rows = dc.db_query("SELECT COUNT(*) FROM vault_audit WHERE action = 'docedit_save' AND outcome = 'conflict' "
+                           "AND path = '%s'" % path)
+        self.assertEqual(int(rows[0][0]), 1)
+        key2 = page_data(editor_data(self.admin, path))["config"]["document"]["key"]
+        self.assertNotEqual(key2, key)
+        body = {"key": key, "status": 6, "url": self.serve(b"stale force-save")}
+        self.assertEqual(callback({**body, "token": sign(body)}).json, {"error": 1})
+        # Saved by save_file: another new key.
+        self.assertEqual(self.admin.save(path, "saved").status, 200)
+        key3 = page_data(editor_data(self.admin, path))["config"]["document"]["key"]
+        self.assertNotIn(key3, (key, key2))
+        body = {"key": key2, "status": 2, "url": self.serve(b"stale again")}
+        self.assertEqual(callback({**body, "token": sign(body)}).json, {"error": 1})
+        self.assertEqual(self.on_disk(path), b"saved")
+        # Renamed away: the callback does not bring the file back at its old path.
+        self.assertEqual(self.admin.rename(path, folder + "/moved.docx").status, 200)
+        body = {"key": key3, "status": 2, "url": self.serve(b"resurrected")}
+        self.assertEqual(callback({**body, "token": sign(body)}).json, {"error": 1})
+        self.assertFalse((vault_files() / path.lstrip("/")).exists())
+        self.assertEqual(self.on_disk(folder + "/moved.docx"), b"saved")
+        # Deleted: the same.
+        key4 = page_data(editor_data(self.admin, folder + "/moved.docx"))["config"]["document"]["key"]
+        self.assertEqual(self.admin.delete(folder + "/moved.docx").status, 200)
+        body = {"key": key4, "status": 2, "url": self.serve(b"resurrected")}
+        self.assertEqual(callback({**body, "token": sign(body)}).json, {"error": 1})
+        self.assertFalse((vault_files() / folder.lstrip("/") / "moved.docx").exists())
+        # The current key of an unchanged file still saves.
+        path2, key5 = self.new_doc("fresh")
+        body = {"key": key5, "status": 2, "url": self.serve(b"edited")}
+        self.assertEqual(callback({**body, "token": sign(body)}).json, {"error": 0})
+        self.assertEqual(self.on_disk(path2), b"edited")
 
     # ---- forged callbacks (11) ----------------------------------------------------------
 

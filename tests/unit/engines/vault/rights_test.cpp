@@ -75,4 +75,23 @@ BOOST_AUTO_TEST_CASE(admins_hold_every_right) {
   BOOST_TEST(a.may_see(P("/home/bob")));
 }
 
+// Moving or deleting /Shared whole would carry /Shared/Locked along: its rule withholds the rights.
+BOOST_AUTO_TEST_CASE(a_protected_folder_beneath_is_found) {
+  Access a({{1, P("/Shared"), {true, true, true}},
+            {2, P("/Shared/Locked"), {false, false, false}},
+            {3, P("/Shared/Open"), {true, true, true}},
+            {4, P("/Shared/ReadOnly"), {true, false, false}},
+            {5, P("/Sharedx/Locked"), {false, false, false}}},
+           false, "bob");
+  auto del = a.lacking_beneath(P("/Shared"), {false, false, true});
+  BOOST_TEST_REQUIRE(del.size() == 2u);
+  BOOST_TEST((del[0] == P("/Shared/Locked")));
+  BOOST_TEST((del[1] == P("/Shared/ReadOnly")));
+  BOOST_TEST(a.lacking_beneath(P("/Shared/Open"), {false, true, true}).empty());
+  BOOST_TEST(a.lacking_beneath(P("/Shared/Locked"), {false, false, true}).empty());  // its own rule: require's
+  BOOST_TEST(a.lacking_beneath(P("/home/bob"), {false, true, true}).empty());
+  Access admin({{2, P("/Shared/Locked"), {}}}, true, "root");
+  BOOST_TEST(admin.lacking_beneath(P("/Shared"), {false, true, true}).empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
