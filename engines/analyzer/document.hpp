@@ -23,7 +23,7 @@ struct Segment {
 };
 
 struct Document {
-  std::string type;           // text | html | docx | xlsx | pptx | odt | ods | pdf | rtf | image
+  std::string type;           // text | html | docx | xlsx | pptx | odt | ods | odp | pdf | rtf | image
   std::string charset;        // what the bytes were decoded from (text and html)
   std::size_t pages = 0;      // PDF; an image file's pages (a TIFF may have several)
   std::size_t ocr_pages = 0;  // pages whose text came from OCR (analyzer.ocr)

@@ -28,7 +28,7 @@ Document extract(std::string_view bytes, std::string_view content_type, const Ex
 // One extractor per format (also the fuzz targets' entry points).
 Document extract_text(std::string_view bytes);
 Document extract_html(std::string_view bytes);
-Document extract_office(std::string_view bytes, const Deadline& deadline = {});  // DOCX, XLSX, PPTX, ODT, ODS
+Document extract_office(std::string_view bytes, const Deadline& deadline = {});  // DOCX, XLSX, PPTX, ODT, ODS, ODP
 Document extract_pdf(std::string_view bytes, const ExtractLimits& limits);
 Document extract_rtf(std::string_view bytes);
 Document extract_image(std::string_view bytes, const ExtractLimits& limits);  // needs limits.ocr

@@ -281,11 +281,24 @@ void read_pptx(Container& zip, Document& doc) {
   }
 }
 
-void read_odt(Container& zip, Document& doc, const std::string& type) {
-  doc.type = type;
+void read_odt(Container& zip, Document& doc) {
+  doc.type = "odt";
   std::size_t counter = 0;
   auto content = parse_xml(zip, "content.xml");
-  paragraphs(doc, content.root(), "text:p", nullptr, "", type == "odp" ? "slide" : "paragraph", counter);
+  paragraphs(doc, content.root(), "text:p", nullptr, "", "paragraph", counter);
+}
+
+// A presentation's slides are its draw:page elements (notes included), located by their number
+// as PPTX slides are; text outside any page (none in a valid file) is not read.
+void read_odp(Container& zip, Document& doc) {
+  doc.type = "odp";
+  auto content = parse_xml(zip, "content.xml");
+  auto body = content.child("office:document-content").child("office:body").child("office:presentation");
+  std::size_t slide = 0;
+  for (auto page : body.children("draw:page")) {
+    std::size_t c = 0;
+    paragraphs(doc, page, "text:p", nullptr, "", "slide", c, false, std::to_string(++slide));
+  }
 }
 
 void read_ods(Container& zip, Document& doc) {
@@ -334,9 +347,9 @@ Document extract_office(std::string_view bytes, const Deadline& deadline) {
   if (zip.has("mimetype")) {
     std::string mt = zip.read("mimetype");
     if (mt == "application/vnd.oasis.opendocument.text") {
-      read_odt(zip, doc, "odt");
+      read_odt(zip, doc);
     } else if (mt == "application/vnd.oasis.opendocument.presentation") {
-      read_odt(zip, doc, "odp");
+      read_odp(zip, doc);
     } else if (mt == "application/vnd.oasis.opendocument.spreadsheet") {
       read_ods(zip, doc);
     } else {

@@ -29,7 +29,7 @@ def docx(paragraphs: list[str], document_xml: str | None = None) -> bytes:
     return buf.getvalue()
 
 
-def xlsx(rows: list[list[str | int]]) -> bytes:
+def xlsx(rows: list[list[str | int]], sheet: str = "Сотрудники") -> bytes:
     def col(i):
         return chr(ord("A") + i)
 
@@ -49,7 +49,7 @@ def xlsx(rows: list[list[str | int]]) -> bytes:
         z.writestr("xl/workbook.xml",
                    '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
                    'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
-                   '<sheets><sheet name="Сотрудники" sheetId="1" r:id="rId1"/></sheets></workbook>')
+                   '<sheets><sheet name="%s" sheetId="1" r:id="rId1"/></sheets></workbook>' % xml_escape(sheet))
         z.writestr("xl/_rels/workbook.xml.rels",
                    '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
                    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" '
@@ -72,6 +72,105 @@ def odt(paragraphs: list[str]) -> bytes:
                    "<office:body><office:text>%s</office:text></office:body></office:document-content>" % body,
                    zipfile.ZIP_DEFLATED)
     return buf.getvalue()
+
+
+_CT = "application/vnd.openxmlformats-officedocument.presentationml."
+_PML = "http://schemas.openxmlformats.org/presentationml/2006/main"
+_DML = "http://schemas.openxmlformats.org/drawingml/2006/main"
+_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
+
+
+def pptx(slides: list[list[str]]) -> bytes:
+    """A presentation: each slide one text box whose paragraphs are the given lines."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml",
+                   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+                   '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+                   '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+                   '<Default Extension="xml" ContentType="application/xml"/>'
+                   '<Override PartName="/ppt/presentation.xml" ContentType="%spresentation.main+xml"/>%s</Types>'
+                   % (_CT, "".join('<Override PartName="/ppt/slides/slide%d.xml" ContentType="%sslide+xml"/>'
+                                   % (i, _CT) for i in range(1, len(slides) + 1))))
+        z.writestr("_rels/.rels",
+                   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="%s">'
+                   '<Relationship Id="rId1" Type="%s/officeDocument" Target="ppt/presentation.xml"/></Relationships>'
+                   % (_PKG_REL, _REL))
+        z.writestr("ppt/presentation.xml",
+                   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+                   '<p:presentation xmlns:p="%s" xmlns:r="%s"><p:sldIdLst>%s</p:sldIdLst>'
+                   '<p:sldSz cx="9144000" cy="6858000"/><p:notesSz cx="6858000" cy="9144000"/></p:presentation>'
+                   % (_PML, _REL, "".join('<p:sldId id="%d" r:id="rId%d"/>' % (255 + i, i)
+                                          for i in range(1, len(slides) + 1))))
+        z.writestr("ppt/_rels/presentation.xml.rels",
+                   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="%s">%s</Relationships>'
+                   % (_PKG_REL, "".join('<Relationship Id="rId%d" Type="%s/slide" Target="slides/slide%d.xml"/>'
+                                        % (i, _REL, i) for i in range(1, len(slides) + 1))))
+        for i, lines in enumerate(slides, 1):
+            paras = "".join('<a:p><a:r><a:rPr lang="ru-RU"/><a:t>%s</a:t></a:r></a:p>' % xml_escape(l) for l in lines)
+            z.writestr("ppt/slides/slide%d.xml" % i,
+                       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+                       '<p:sld xmlns:a="%s" xmlns:p="%s" xmlns:r="%s"><p:cSld><p:spTree>'
+                       '<p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>'
+                       '<p:sp><p:nvSpPr><p:cNvPr id="2" name="Text %d"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr>'
+                       '<p:spPr/><p:txBody><a:bodyPr/><a:lstStyle/>%s</p:txBody></p:sp>'
+                       '</p:spTree></p:cSld></p:sld>' % (_DML, _PML, _REL, i, paras))
+    return buf.getvalue()
+
+
+_ODF_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+           'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+           'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+           'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+           'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.3"')
+
+
+def _odf(mimetype: str, body: str) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), mimetype)  # stored, first
+        z.writestr("META-INF/manifest.xml",
+                   '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+                   'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
+                   '<manifest:file-entry manifest:full-path="/" manifest:media-type="%s"/>'
+                   '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+                   '</manifest:manifest>' % mimetype, zipfile.ZIP_DEFLATED)
+        z.writestr("content.xml",
+                   '<?xml version="1.0" encoding="UTF-8"?><office:document-content %s>'
+                   "<office:body>%s</office:body></office:document-content>" % (_ODF_NS, body),
+                   zipfile.ZIP_DEFLATED)
+    return buf.getvalue()
+
+
+def ods(rows: list[list[str | int]], sheet: str = "Сотрудники") -> bytes:
+    """A spreadsheet of one sheet; ints are numbers (their exact office:value), strings text."""
+    xml_rows = []
+    for row in rows:
+        cells = []
+        for v in row:
+            if isinstance(v, int):
+                cells.append('<table:table-cell office:value-type="float" office:value="%d"><text:p>%d</text:p>'
+                             "</table:table-cell>" % (v, v))
+            else:
+                cells.append('<table:table-cell office:value-type="string"><text:p>%s</text:p></table:table-cell>'
+                             % xml_escape(v))
+        xml_rows.append("<table:table-row>%s</table:table-row>" % "".join(cells))
+    width = max((len(r) for r in rows), default=1)
+    return _odf("application/vnd.oasis.opendocument.spreadsheet",
+                '<office:spreadsheet><table:table table:name="%s">'
+                '<table:table-column table:number-columns-repeated="%d"/>%s</table:table></office:spreadsheet>'
+                % (xml_escape(sheet), width, "".join(xml_rows)))
+
+
+def odp(slides: list[list[str]]) -> bytes:
+    """A presentation: each slide (draw:page) one text box whose paragraphs are the given lines."""
+    pages = "".join(
+        '<draw:page draw:name="page%d"><draw:frame svg:x="1cm" svg:y="1cm" svg:width="25cm" svg:height="15cm">'
+        "<draw:text-box>%s</draw:text-box></draw:frame></draw:page>"
+        % (i, "".join("<text:p>%s</text:p>" % xml_escape(l) for l in lines)) for i, lines in enumerate(slides, 1))
+    return _odf("application/vnd.oasis.opendocument.presentation",
+                "<office:presentation>%s</office:presentation>" % pages)
 
 
 def _to_unicode_cmap() -> bytes:

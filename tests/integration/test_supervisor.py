@@ -106,7 +106,7 @@ class Instance:
     """
 
     def __init__(self, tc: unittest.TestCase, *, workers: int = 2, shutdown_timeout: int = 1,
-                 env: dict | None = None, jwt_key: bool = True):
+                 env: dict | None = None, jwt_key: bool = True, database: bool = True):
         self.tc = tc
         # /tmp, not the build tree: unix socket paths are limited to 107 bytes.
         self.root = Path(tempfile.mkdtemp(prefix="dz-sv-", dir="/tmp"))
@@ -120,6 +120,7 @@ class Instance:
         self.server = {"socket": str(self.run_dir / "a.sock"), "socket_mode": "0600", "workers": workers,
                        "threads": 2, "shutdown_timeout": shutdown_timeout, "state_dir": str(self.root)}
         self.env = env or {}
+        self.database = database  # False: a socket where no server listens, whatever the stack
         self.proc: subprocess.Popen | None = None
         self.write_config()
         tc.addCleanup(self.cleanup)
@@ -131,8 +132,9 @@ class Instance:
     def write_config(self, **server) -> None:
         self.server.update(server)
         stack = dc.stack_config()
+        no_database = {"socket": str(self.root / "no-database.sock")}
         sections = {"server": self.server,
-                    "database": stack.get("database", {"socket": str(self.root / "no-database.sock")}),
+                    "database": stack.get("database", no_database) if self.database else no_database,
                     "auth": {"jwt_secret_file": str(self.key)},
                     "scanner": {"allow_private_targets": True},
                     # The workers load the common-password list and the audit's data at start.

@@ -3,11 +3,13 @@ every part of the system read for real, the judgement, and nginx's allow list.""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import unittest
 
 import dozor_client as dc
+from test_supervisor import Instance, fcgi_get
 
 MIGRATIONS = dc.REPO / "db" / "migrations"
 
@@ -113,6 +115,28 @@ class SystemHealthTest(dc.DozorTestCase):
             self.assertTrue(any("overdue, the oldest by" in r for r in mon["reasons"]), mon)
             return
         self.fail("the dozord claimed the service every time")
+
+    def test_a_database_that_cannot_be_reached_is_down_and_the_answer_503(self):
+        # A private dozor-fcgi (tests/integration/test_supervisor.py) whose database socket has no
+        # server behind it, asked over FastCGI as nginx would: the handler's own status and body.
+        inst = Instance(self, workers=1, database=False)
+        inst.start()
+        status, body = fcgi_get(inst.socket, "/monitoring/health")
+        self.assertEqual(status, 503, body[:1000])
+        h = json.loads(body)
+        self.assertEqual(h["status"], "down", h)
+        db = h["database"]
+        self.assertEqual((db["status"], db["reachable"]), ("down", False), db)
+        self.assertTrue(db["reasons"], db)
+        self.assertNotIn("schema_version", db)
+        # The rest of the answer is still there: the pool answered for itself.
+        self.assertEqual(h["web"]["master_pid"], inst.pid, h["web"])
+        for part in ("web", "database", "monitor", "analyzer", "disk"):
+            self.assertIn(h[part]["status"], ("ok", "degraded", "down"), h[part])
+        # Its plain /health agrees.
+        self.assertEqual(fcgi_get(inst.socket, "/health")[0], 503)
+        inst.stop()
+        inst.assert_no_sanitizer_report()
 
     def test_only_loopback_and_internal_networks_reach_it_and_nginx_refuses_the_rest(self):
         ok = dc.get("/monitoring/health", source="127.0.0.1")

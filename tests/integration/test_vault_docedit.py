@@ -216,12 +216,22 @@ class DocEditTest(unittest.TestCase):
         params = urllib.parse.parse_qs(url.query)
         other = "path=%s&exp=%s&sig=%s" % (q(path.rsplit("/", 1)[0] + "/other.docx"), params["exp"][0],
                                            params["sig"][0])
-        self.assertEqual(dc.get(url.path + "?" + other).status, 403)
+        by_backend = dc.get(url.path + "?" + other)
+        self.assertEqual(by_backend.status, 403)
         longer = "path=%s&exp=%d&sig=%s" % (q(path), int(params["exp"][0]) + 1, params["sig"][0])
         self.assertEqual(dc.get(url.path + "?" + longer).status, 403)
-        # From outside vault.docserver_networks nginx refuses even a valid link.
+        # dozor-fcgi's refusal carries its Cache-Control and its own reason...
+        self.assertIsNotNone(by_backend.header("Cache-Control"), by_backend)
+        self.assertNotEqual(by_backend.json.get("detail"), "Forbidden", by_backend)
+        # ...while from outside vault.docserver_networks nginx refuses even a valid link before
+        # dozor-fcgi sees it: nginx's JSON 403 {"detail": "Forbidden"} and no header of the backend.
         r = dc.get(url.path + "?" + url.query, source="127.0.0.2")
         self.assertEqual(r.status, 403, r)
+        self.assertEqual(r.json, {"detail": "Forbidden"}, r)
+        self.assertIsNone(r.header("Cache-Control"), r)
+        self.assertIsNone(r.header("X-Accel-Redirect"), r)
+        self.assertIsNone(r.header("Content-Disposition"), r)
+        self.assertNotEqual(r.body, b"the original")
 
     def test_text_file_is_not_an_office_document(self):
         folder = "/de-%s-txt" % self.tag

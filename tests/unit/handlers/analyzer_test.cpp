@@ -1,11 +1,18 @@
 #include "handlers/analyzer.hpp"
 
+#include <unistd.h>
+
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
 #include "dozor_source_dir.hpp"
+#include "engines/analyzer/model.hpp"
 #include "fcgi/analyzer_routes.hpp"
 
 using namespace dozor;
@@ -27,6 +34,44 @@ http::Request get(const std::string& path) {
 }
 
 boost::json::object body_of(const http::Response& r) { return boost::json::parse(r.body).as_object(); }
+
+std::string read_all(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_all(const std::filesystem::path& p, const std::string& s) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << s;
+}
+
+// A copy of share/analyzer whose first sample ("СНИЛС 112-233-445 95", a SNILS) is expected to
+// be an INN, with the manifest's sha256 of samples.json recomputed (as scripts/analyzer-manifest
+// does), so the bundle loads and only its self-test can fail. Removed with the object.
+struct ModelWithAWrongSample {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("dozor-model-wrong-sample-" + std::to_string(::getpid()));
+  ModelWithAWrongSample() {
+    namespace fs = std::filesystem;
+    fs::remove_all(dir);
+    fs::copy(fs::path(DOZOR_SOURCE_DIR) / "share" / "analyzer", dir, fs::copy_options::recursive);
+    auto samples = boost::json::parse(read_all(dir / "samples.json")).as_object();
+    auto& first = samples.at("samples").as_array().at(0).as_object();
+    BOOST_REQUIRE(first.at("text").as_string() == "СНИЛС 112-233-445 95");
+    first["expect"] = boost::json::array{"inn"};
+    std::string text = boost::json::serialize(samples);
+    write_all(dir / "samples.json", text);
+    auto manifest = boost::json::parse(read_all(dir / "manifest.json")).as_object();
+    manifest.at("files").as_object()["samples.json"] = analyzer::sha256_hex(text);
+    write_all(dir / "manifest.json", boost::json::serialize(manifest));
+  }
+  ~ModelWithAWrongSample() { std::filesystem::remove_all(dir); }
+  ModelWithAWrongSample(const ModelWithAWrongSample&) = delete;
+  ModelWithAWrongSample& operator=(const ModelWithAWrongSample&) = delete;
+};
+
+// What nginx hands the analyzer for an admin (the caller dozor-fcgi named).
+std::map<std::string, std::string> admin_caller() { return {{"DOZOR_CALLER_ID", "1"}, {"DOZOR_CALLER_ADMIN", "1"}}; }
 
 }  // namespace
 
@@ -52,6 +97,38 @@ BOOST_AUTO_TEST_CASE(a_broken_model_keeps_health_503_and_says_why) {
   auto v = http::analyzer_dispatch(s, get("/version"));
   BOOST_TEST(v.status == 200);
   BOOST_TEST(body_of(v).at("model").is_null());
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_self_test_keeps_health_503_and_analyze_refuses) {
+  ModelWithAWrongSample model;
+  Service s(cfg_with_model(model.dir.string()));
+  s.load();
+  const std::string reason = "model self-test failed: sample 1: expected [inn], found [snils]";
+  auto r = http::analyzer_dispatch(s, get("/health"));
+  BOOST_TEST(r.status == 503);
+  auto body = body_of(r);
+  BOOST_TEST(!body.at("ready").as_bool());
+  BOOST_TEST(body.at("status").as_string() == "not_ready");
+  // The bundle itself loaded (not a checksum refusal): the self-test is what failed.
+  BOOST_TEST(std::string(body.at("reason").as_string()).rfind(reason, 0) == 0, body.at("reason"));
+  BOOST_TEST(!body.contains("model"));
+  // A second load fails the same way: the 503 stays.
+  s.load();
+  BOOST_TEST(http::analyzer_dispatch(s, get("/health")).status == 503);
+  // /version names no model.
+  BOOST_TEST(body_of(http::analyzer_dispatch(s, get("/version"))).at("model").is_null());
+  // The analysis API refuses, with the same reason and a Retry-After.
+  auto req = get("/api/v1/analyze");
+  req.method = "POST";
+  req.body = "СНИЛС 112-233-445 95";
+  req.params = admin_caller();
+  auto refused = http::analyzer_dispatch(s, req);
+  BOOST_TEST(refused.status == 503);
+  BOOST_TEST(std::string(body_of(refused).at("detail").as_string()).find(reason) != std::string::npos, refused.body);
+  bool retry_after = false;
+  for (const auto& [k, v] : refused.headers) retry_after |= k == "Retry-After";
+  BOOST_TEST(retry_after);
+  BOOST_TEST(s.analysed.load() == 0u);
 }
 
 // The caller is what nginx's auth subrequest established (DOZOR_CALLER_* parameters); a bearer

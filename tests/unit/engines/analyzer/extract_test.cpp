@@ -76,6 +76,71 @@ BOOST_AUTO_TEST_CASE(rtf_depth_is_bounded) {
   BOOST_CHECK_NO_THROW(extract_rtf("{\\rtf1 " + ok));
 }
 
+namespace {
+std::string office_seed(const std::string& name) {
+  std::ifstream in(std::string(DOZOR_SOURCE_DIR) + "/tests/fuzz/corpus/analyzer_office/" + name, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+const Segment* segment_with(const Document& doc, const std::string& text) {
+  for (const auto& s : doc.segments)
+    if (s.text.find(text) != std::string::npos) return &s;
+  return nullptr;
+}
+}  // namespace
+
+// The seeds of tests/fuzz/corpus/analyzer_office (made by tests/integration/analyzer_corpus.py):
+// slide 1 a title, slide 2 a name and a SNILS; a sheet with a header row and one person.
+BOOST_AUTO_TEST_CASE(pptx_paragraphs_are_located_by_their_slide) {
+  auto bytes = office_seed("slides.pptx");
+  BOOST_REQUIRE(!bytes.empty());
+  auto doc = extract_office(bytes);
+  BOOST_TEST(doc.type == "pptx");
+  BOOST_REQUIRE(doc.segments.size() == 3u);
+  BOOST_TEST(doc.segments[0].where.kind == "slide");
+  BOOST_TEST(doc.segments[0].where.ref == "1");
+  const auto* snils = segment_with(doc, "СНИЛС 112-233-445 95");
+  BOOST_REQUIRE(snils);
+  BOOST_TEST(snils->where.kind == "slide");
+  BOOST_TEST(snils->where.ref == "2");
+}
+
+BOOST_AUTO_TEST_CASE(odp_paragraphs_are_located_by_their_slide_not_their_count) {
+  auto bytes = office_seed("slides.odp");
+  BOOST_REQUIRE(!bytes.empty());
+  auto doc = extract_office(bytes);
+  BOOST_TEST(doc.type == "odp");
+  BOOST_REQUIRE(doc.segments.size() == 3u);
+  BOOST_TEST(doc.segments[0].where.ref == "1");
+  const auto* name = segment_with(doc, "Смирнова Анна Сергеевна");
+  const auto* snils = segment_with(doc, "СНИЛС 112-233-445 95");
+  BOOST_REQUIRE(name);
+  BOOST_REQUIRE(snils);
+  // Both on slide 2 (the third paragraph of the file is still on the second slide).
+  BOOST_TEST(name->where.kind == "slide");
+  BOOST_TEST(name->where.ref == "2");
+  BOOST_TEST(snils->where.kind == "slide");
+  BOOST_TEST(snils->where.ref == "2");
+}
+
+BOOST_AUTO_TEST_CASE(ods_cells_are_located_on_their_sheet_with_the_exact_number) {
+  auto bytes = office_seed("sheet.ods");
+  BOOST_REQUIRE(!bytes.empty());
+  auto doc = extract_office(bytes);
+  BOOST_TEST(doc.type == "ods");
+  BOOST_REQUIRE(doc.segments.size() == 4u);
+  const auto* snils = segment_with(doc, "11223344595");
+  BOOST_REQUIRE(snils);
+  BOOST_TEST(snils->text == "11223344595");
+  BOOST_TEST(snils->where.kind == "cell");
+  BOOST_TEST(snils->where.ref == "B2");
+  BOOST_TEST(snils->where.part == "Сотрудники");
+  // Its column's header is its context.
+  BOOST_TEST(snils->context.find("СНИЛС") != std::string::npos);
+  const auto* name = segment_with(doc, "Петров Иван Сергеевич");
+  BOOST_REQUIRE(name);
+  BOOST_TEST(name->where.ref == "A2");
+}
+
 BOOST_AUTO_TEST_CASE(broken_containers_and_pdfs_are_bad_documents) {
   BOOST_CHECK_THROW(extract_office("PK\x03\x04garbage"), BadDocument);
   BOOST_CHECK_THROW(extract_pdf("%PDF-1.4\nnot a pdf", {}), BadDocument);
@@ -134,7 +199,8 @@ BOOST_AUTO_TEST_CASE(a_passed_deadline_stops_every_format) {
   BOOST_REQUIRE(!pdf.empty());
   BOOST_CHECK_NO_THROW(extract_pdf(pdf, ahead));
   BOOST_CHECK_EXCEPTION(extract_pdf(pdf, late), BadDocument, names_the_key);
-  for (const char* name : {"analyzer_office/doc.docx", "analyzer_office/sheet.xlsx", "analyzer_office/doc.odt"}) {
+  for (const char* name : {"analyzer_office/doc.docx", "analyzer_office/sheet.xlsx", "analyzer_office/doc.odt",
+                           "analyzer_office/slides.pptx", "analyzer_office/sheet.ods", "analyzer_office/slides.odp"}) {
     BOOST_TEST_CONTEXT(name) {
       auto bytes = corpus(name);
       BOOST_REQUIRE(!bytes.empty());
