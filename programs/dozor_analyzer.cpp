@@ -33,7 +33,8 @@ constexpr const char* kUsage =
 dozor::config::Config load_checked(const std::string& config_path) {
   // No JWT key: nginx asks dozor-fcgi who the caller is (docs/analyzer.md "Who the caller is"),
   // so a worker taken over by a hostile document holds nothing that mints a token.
-  auto cfg = dozor::config::load(config_path);
+  // Nor the database password or the document server's secret: the unit hides those files.
+  auto cfg = dozor::config::load(config_path, dozor::config::Secrets::Skip);
   cfg.server.socket = cfg.analyzer.socket;
   cfg.server.socket_mode = cfg.analyzer.socket_mode;
   cfg.server.workers = cfg.analyzer.workers;

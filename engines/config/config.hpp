@@ -209,9 +209,13 @@ struct ConfigError : std::runtime_error {
 // Unknown sections or keys are errors: a typo must not silently fall back to a default.
 Config parse(const std::string& toml_text, const std::vector<std::string>& env);
 
+// Whether load() reads the secret files the config names. dozor-analyzer skips them: it uses
+// neither the database nor the document server, and its unit hides those files from it.
+enum class Secrets { Read, Skip };
+
 // Reads the file (path empty → $DOZOR_CONFIG or /etc/dozor/dozor.toml) and the process environment,
-// then database.password_file (read_password_file).
-Config load(std::string path);
+// then database.password_file (read_password_file) and vault.docserver_jwt_secret_file.
+Config load(std::string path, Secrets secrets = Secrets::Read);
 
 // Sets database.password from the first line of database.password_file, when that is set.
 // Throws ConfigError when the file cannot be read or database.password is set as well.

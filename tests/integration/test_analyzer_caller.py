@@ -75,7 +75,10 @@ class AnalyzerCallerTest(DozorTestCase):
         self.assertUnauthenticated(analyze(forged))
 
     def test_the_analyzer_needs_no_signing_key(self):
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DOZOR_AUTH_JWT_SECRET_FILE": "/nonexistent/jwt.key"}
+        # Nor the database password: the packaged unit hides both files (and the password file is
+        # root's alone), so reading either would stop the analyzer at start.
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DOZOR_AUTH_JWT_SECRET_FILE": "/nonexistent/jwt.key",
+               "DOZOR_DATABASE_PASSWORD_FILE": "/nonexistent/database.password"}
         config = str(dc.STATE_DIR / "dozor.toml")
         r = subprocess.run([str(dc.BIN_DIR / "dozor-analyzer"), "--config", config, "--check-config"],
                            capture_output=True, text=True, timeout=120, env=env)
