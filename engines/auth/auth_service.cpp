@@ -204,24 +204,33 @@ LoginResult AuthService::login(const LoginAttempt& in) {
   return result;
 }
 
+namespace {
+
+// The live account behind verified claims: active, and (for a user's own token) of the token
+// version it was issued with — a password change or a revocation bumps it.
+db::users::User live_user(db::Database& db, const Claims& claims, bool check_version) {
+  std::optional<db::users::User> user;
+  db.run([&](db::Connection& c) { user = db::users::find_by_id(c, claims.sub); }, db::Retry::OnLostConnection);
+  if (!user || !user->is_active || (check_version && user->token_version != claims.ver))
+    throw Unauthenticated("revoked token");
+  return *user;
+}
+
+}  // namespace
+
 db::users::User AuthService::authenticate(std::string_view token) {
   auto claims = verify_jwt(token, key_, now_seconds());
   if (!claims) throw Unauthenticated("invalid token");
-  std::optional<db::users::User> user;
-  db_.run([&](db::Connection& c) { user = db::users::find_by_id(c, claims->sub); }, db::Retry::OnLostConnection);
-  if (!user || !user->is_active || user->token_version != claims->ver) throw Unauthenticated("revoked token");
-  return *user;
+  return live_user(db_, *claims, true);
 }
 
 db::users::User AuthService::authenticate_analyzer_caller(std::string_view token) {
   auto claims = verify_jwt(token, key_, now_seconds());
   if (!claims) throw Unauthenticated("invalid token");
-  if (claims->ver != kInstallationTokenVersion) return authenticate(token);
-  std::optional<db::users::User> user;
-  db_.run([&](db::Connection& c) { user = db::users::find_by_id(c, claims->sub); }, db::Retry::OnLostConnection);
-  if (!user || !user->is_active) throw Unauthenticated("revoked token");
-  user->is_admin = false;
-  return *user;
+  if (claims->ver != kInstallationTokenVersion) return live_user(db_, *claims, true);
+  auto user = live_user(db_, *claims, false);
+  user.is_admin = false;  // Dozor's own token for a user never carries admin rights
+  return user;
 }
 
 }  // namespace dozor::auth
