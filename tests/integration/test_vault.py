@@ -9,6 +9,7 @@ import base64
 import hashlib
 import http.client
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -491,6 +492,27 @@ class VaultTest(unittest.TestCase):
                     token=dc.admin_token())
         self.assertEqual(r.status, 200, r)
         self.assertEqual(a.rename(shared, base + "/Renamed").status, 200)
+
+    def test_bidirectional_controls_in_names_are_refused(self):
+        # "invoice<U+202E>fdp.exe" is shown as "invoiceexe.pdf".
+        home, a = self.home, self.a
+        disk = vault_files() / home.lstrip("/")
+        bidi = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+        r = a.upload(home, [("invoice\u202efdp.exe", b"MZ")])
+        self.assertEqual(r.status, 422, r)
+        self.assertIn("bidirectional control characters", r.text)
+        r = a.save(home + "/x\u2066y.txt", "x")
+        self.assertEqual(r.status, 422, r)
+        self.assertEqual(r.json["detail"][0]["loc"], ["body", "path"])
+        self.assertIn("bidirectional control characters", r.json["detail"][0]["msg"])
+        self.assertEqual(a.save(home + "/plain-bidi.txt", "x").status, 200)
+        self.assertEqual(a.rename(home + "/plain-bidi.txt", home + "/a\u200fb.txt").status, 422)
+        self.assertEqual(a.mkdir(home + "/\u061cdir").status, 422)
+        r = a.get("browse", home + "/\u202b")
+        self.assertEqual(r.status, 422, r)
+        self.assertEqual(r.json["detail"][0]["loc"], ["query", "path"])
+        self.assertEqual([p.name for p in disk.iterdir() if bidi.search(p.name)], [])
+        self.assertTrue((disk / "plain-bidi.txt").exists())
 
     # ---- serving (9, 10) ---------------------------------------------------------------
 

@@ -76,4 +76,29 @@ BOOST_AUTO_TEST_CASE(child_validates_the_name) {
   BOOST_TEST(VaultPath().parent().is_root());
 }
 
+// Bidirectional controls make a name display as another ("invoice\u202Efdp.exe" is shown as
+// "invoiceexe.pdf"): each of them is refused wherever it stands, in a path and in a single name.
+BOOST_AUTO_TEST_CASE(bidirectional_controls_are_refused_with_the_reason) {
+  const char* controls[] = {"\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066",
+                            "\u2067", "\u2068", "\u2069", "\u200E", "\u200F", "\u061C"};
+  for (const char* c : controls) {
+    std::string name = std::string("invoice") + c + "fdp.exe";
+    BOOST_CHECK_THROW(VaultPath::parse("/Reports/" + name), InvalidPath);
+    BOOST_CHECK_THROW(VaultPath::parse(std::string(c) + "/x"), InvalidPath);
+    BOOST_CHECK_THROW(VaultPath::parse_name(name), InvalidPath);
+    BOOST_CHECK_THROW(VaultPath().child(name), InvalidPath);
+  }
+  try {
+    VaultPath::parse("/a\u202Eb");
+    BOOST_FAIL("accepted");
+  } catch (const InvalidPath& e) {
+    BOOST_TEST(std::string(e.what()).find("bidirectional control characters") != std::string::npos);
+  }
+  // Their neighbours are ordinary characters: U+202F (narrow no-break space), U+2065 and U+206A,
+  // U+200D (zero width joiner, in emoji), U+061B (Arabic semicolon), Hebrew and Arabic letters.
+  for (const char* ok : {"a\u202Fb", "a\u206Ab", "\U0001F468\u200D\U0001F469", "a\u061Bb",
+                         "\u05E9\u05DC\u05D5\u05DD.txt", "\u0645\u0644\u0641.pdf"})
+    BOOST_CHECK_NO_THROW(VaultPath::parse_name(ok));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
