@@ -142,4 +142,30 @@ bool VaultPath::starts_with(const VaultPath& prefix) const {
   return true;
 }
 
+VaultPath VaultPath::rebased(const VaultPath& from, const VaultPath& to) const {
+  if (!starts_with(from)) throw InvalidPath("the path is not beneath the one that moves");
+  VaultPath out = to;
+  for (std::size_t i = from.parts_.size(); i < parts_.size(); ++i) out.parts_.push_back(parts_[i]);
+  if (out.parts_.size() > kMaxComponents) throw InvalidPath("the path is too deep");
+  if (out.relative().size() > kMaxPathBytes) throw InvalidPath("the path is longer than 1024 bytes");
+  return out;
+}
+
+std::string VaultPath::tagged_name(std::string_view name, std::string_view tag) {
+  auto dot = name.rfind('.');
+  if (dot == 0 || dot == std::string_view::npos || name.size() - dot > 16) dot = name.size();  // no extension
+  std::string_view stem = name.substr(0, dot), ext = name.substr(dot);
+  std::size_t room = kMaxNameBytes - 1 - tag.size() - ext.size();
+  if (stem.size() > room) {
+    std::size_t cut = room;
+    while (cut > 0 && (static_cast<unsigned char>(stem[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+    stem = stem.substr(0, cut);
+  }
+  std::string out(stem);
+  out += '~';
+  out += tag;
+  out += ext;
+  return out;
+}
+
 }  // namespace dozor::vault

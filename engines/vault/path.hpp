@@ -51,6 +51,15 @@ class VaultPath {
 
   // Whole-component prefix: "a/Secret" covers "a/Secret" and "a/Secret/x", never "a/Secretive".
   bool starts_with(const VaultPath& prefix) const;
+  // Where this path (at or beneath `from`) is once `from` has moved to `to`: /a/P/RO/x rebased
+  // from /a/P onto /S/Proj is /S/Proj/RO/x. Throws InvalidPath when it is not beneath `from`
+  // or the result is too deep or too long.
+  VaultPath rebased(const VaultPath& from, const VaultPath& to) const;
+
+  // `name` with `tag` before its extension ("report.txt", "1a2b" → "report~1a2b.txt"; a name
+  // without one, or a dot file, gets it at the end), the stem shortened at a character
+  // boundary when the result would pass kMaxNameBytes. `name` is a valid name, `tag` ASCII.
+  static std::string tagged_name(std::string_view name, std::string_view tag);
 
   friend bool operator==(const VaultPath&, const VaultPath&) = default;
 

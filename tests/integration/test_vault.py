@@ -493,6 +493,74 @@ class VaultTest(unittest.TestCase):
         self.assertEqual(r.status, 200, r)
         self.assertEqual(a.rename(shared, base + "/Renamed").status, 200)
 
+    def test_save_file_replaces_only_with_the_delete_right_and_keeps_the_old_version(self):
+        # Issue 26 §3: in a folder where users see each other's files (rw-), save_file emptied
+        # another user's report. Replacing needs what an upload's overwrite needs.
+        base = self.fresh("savedrop")
+        disk = vault_files() / base.lstrip("/")
+        self.assertEqual(self.admin.save(base + "/report.txt", "the report").status, 200)
+        grant(self.alice.id, base, read=True, write=True)
+        a = self.a
+        r = a.save(base + "/report.txt", "")
+        self.assertEqual(r.status, 403, r)
+        self.assertIn("delete", r.json["detail"])
+        self.assertEqual((disk / "report.txt").read_text(), "the report")
+        self.assertEqual(a.save(base + "/mine.txt", "new").status, 200)  # creating needs write only
+        self.assertEqual(a.save(base + "/mine.txt", "again").status, 403)  # replacing, her own file too
+        # With the delete right it is replaced, and the previous version goes to her trash.
+        grant(self.alice.id, base, read=True, write=True, delete=True)
+        r = a.save(base + "/report.txt", "edited")
+        self.assertEqual(r.status, 200, r)
+        self.assertTrue(r.json["replaced"])
+        self.assertEqual((disk / "report.txt").read_text(), "edited")
+        items = [i for i in a.get("trash").json["items"] if i["path"] == base + "/report.txt"]
+        self.assertEqual(len(items), 1, items)
+        kept = vault_files().parent / "trash" / str(self.alice.id) / str(items[0]["id"])
+        self.assertEqual(kept.read_text(), "the report")
+        self.assertEqual(a.delete(base + "/report.txt").status, 200)
+        self.assertEqual(a.post("restore", {"id": items[0]["id"]}).status, 200)
+        self.assertEqual(a.download(base + "/report.txt").body, b"the report")
+        r = dc.get("/api/admin/vault/audit?limit=50", token=dc.admin_token())
+        rows = [(x["action"], x["path"], x["outcome"]) for x in r.json if x["username"] == self.alice.username]
+        self.assertIn(("save_file", base + "/report.txt", "denied"), rows)
+
+    def test_a_move_never_plants_content_under_a_rule_that_withholds_write(self):
+        # Issue 26 §3: moving /home/a/P (holding RO/x) to /Shared/Proj created /Shared/Proj/RO/x
+        # although the caller may only read /Shared/Proj/RO.
+        base = self.fresh("dest")
+        grant(self.alice.id, base, read=True, write=True, delete=True)
+        grant(self.alice.id, base + "/Proj/RO", read=True)
+        a = self.a
+        src = "%s/P-%s" % (self.home, secrets.token_hex(3))
+        for folder in (src, src + "/RO", src + "/Free"):
+            self.assertEqual(a.mkdir(folder).status, 200)
+        self.assertEqual(a.save(src + "/RO/x.txt", "planted").status, 200)
+        r = a.rename(src, base + "/Proj")
+        self.assertEqual(r.status, 403, r)
+        self.assertIn("protected", r.json["detail"])
+        self.assertNotIn("RO", r.json["detail"])  # the protected path is never named
+        self.assertFalse((vault_files() / base.lstrip("/") / "Proj").exists())
+        self.assertEqual(a.download(src + "/RO/x.txt").body, b"planted")
+        # A rule for a name the content does not have receives nothing: that move is fine.
+        self.assertEqual(a.rename(src + "/Free", base + "/Proj").status, 200)
+        self.assertEqual(a.rename(base + "/Proj", src + "/Free").status, 200)
+        # Restoring a folder from the trash is a move too.
+        self.assertEqual(a.mkdir(base + "/Q").status, 200)
+        self.assertEqual(a.mkdir(base + "/Q/RO").status, 200)
+        self.assertEqual(a.save(base + "/Q/RO/y.txt", "back").status, 200)
+        trash_id = a.delete(base + "/Q").json["trash_id"]
+        grant(self.alice.id, base + "/Q/RO", read=True)
+        r = a.post("restore", {"id": trash_id})
+        self.assertEqual(r.status, 403, r)
+        self.assertIn("protected", r.json["detail"])
+        self.assertFalse((vault_files() / base.lstrip("/") / "Q").exists())
+        self.assertIn(trash_id, [i["id"] for i in a.get("trash").json["items"]])
+        r = dc.post("/api/admin/vault/rules/revoke", {"user_id": self.alice.id, "path": base + "/Q/RO"},
+                    token=dc.admin_token())
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(a.post("restore", {"id": trash_id}).status, 200)
+        self.assertEqual(a.download(base + "/Q/RO/y.txt").body, b"back")
+
     def test_bidirectional_controls_in_names_are_refused(self):
         # "invoice<U+202E>fdp.exe" is shown as "invoiceexe.pdf".
         home, a = self.home, self.a
@@ -513,6 +581,50 @@ class VaultTest(unittest.TestCase):
         self.assertEqual(r.json["detail"][0]["loc"], ["query", "path"])
         self.assertEqual([p.name for p in disk.iterdir() if bidi.search(p.name)], [])
         self.assertTrue((disk / "plain-bidi.txt").exists())
+
+    def test_a_write_only_folder_never_tells_which_names_exist(self):
+        # Issue 26 §3: a drop box (-w-) answered 409 for a name that exists and 200 for one that
+        # does not. Whoever cannot read where it writes gets a name of its own, whatever exists.
+        base = self.fresh("dropbox")
+        disk = vault_files() / base.lstrip("/")
+        self.assertEqual(self.admin.save(base + "/secret-report.txt", "theirs").status, 200)
+        grant(self.alice.id, base, write=True)
+        a = self.a
+        absent = "absent-%s.txt" % secrets.token_hex(3)
+
+        def tagged(name: str) -> str:
+            stem, ext = name.rsplit(".", 1)
+            return r"^%s/%s~[0-9a-f]{12}\.%s$" % (re.escape(base), re.escape(stem), ext)
+
+        answers = []
+        for name, overwrite in (("secret-report.txt", False), (absent, False), ("secret-report.txt", True)):
+            r = a.upload(base, [(name, b"dropped")], overwrite=overwrite)
+            self.assertEqual(r.status, 200, r)
+            (f,) = r.json["files"]
+            self.assertRegex(f["path"], tagged(name))
+            answers.append((f["size"], f["replaced"]))
+            self.assertEqual((disk / f["path"].rsplit("/", 1)[1]).read_bytes(), b"dropped")
+        self.assertEqual(answers, [(7, False)] * 3)
+        for path in (base + "/secret-report.txt", base + "/" + absent):
+            r = a.save(path, "saved")
+            self.assertEqual(r.status, 200, r)
+            self.assertRegex(r.json["path"], tagged(path.rsplit("/", 1)[1]))
+            self.assertFalse(r.json["replaced"])
+            r = a.mkdir(path)
+            self.assertEqual(r.status, 200, r)
+            self.assertRegex(r.json["path"], tagged(path.rsplit("/", 1)[1]))
+        mine = "%s/mv-%s.txt" % (self.home, secrets.token_hex(3))
+        self.assertEqual(a.save(mine, "moved").status, 200)
+        r = a.rename(mine, base + "/secret-report.txt")
+        self.assertEqual(r.status, 200, r)
+        self.assertRegex(r.json["to"], tagged("secret-report.txt"))
+        self.assertEqual((disk / "secret-report.txt").read_text(), "theirs")
+        self.assertFalse((disk / absent).exists())
+        # The audit log names where each went.
+        r = dc.get("/api/admin/vault/audit?limit=100", token=dc.admin_token())
+        rows = [(x["action"], x["path"], x["target"]) for x in r.json if x["username"] == self.alice.username]
+        self.assertTrue([t for (act, p, t) in rows if act == "save_file" and p == base + "/secret-report.txt"
+                         and re.search(tagged("secret-report.txt")[1:-1], t.replace("stored as ", ""))], rows)
 
     # ---- serving (9, 10) ---------------------------------------------------------------
 

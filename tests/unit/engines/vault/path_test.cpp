@@ -101,4 +101,32 @@ BOOST_AUTO_TEST_CASE(bidirectional_controls_are_refused_with_the_reason) {
     BOOST_CHECK_NO_THROW(VaultPath::parse_name(ok));
 }
 
+BOOST_AUTO_TEST_CASE(a_path_beneath_a_moved_folder_is_rebased_onto_its_destination) {
+  auto from = VaultPath::parse("/home/a/P"), to = VaultPath::parse("/Shared/Proj");
+  BOOST_TEST(VaultPath::parse("/home/a/P/RO/x").rebased(from, to).display() == "/Shared/Proj/RO/x");
+  BOOST_TEST(from.rebased(from, to).display() == "/Shared/Proj");
+  BOOST_TEST(VaultPath::parse("/Shared/Proj/RO").rebased(to, from).display() == "/home/a/P/RO");
+  BOOST_CHECK_THROW(VaultPath::parse("/home/a/Px/RO").rebased(from, to), InvalidPath);
+  std::string deep;
+  for (int i = 0; i < 63; ++i) deep += "/d";
+  BOOST_CHECK_THROW(VaultPath::parse("/a/b/c").rebased(VaultPath::parse("/a"), VaultPath::parse(deep)), InvalidPath);
+}
+
+BOOST_AUTO_TEST_CASE(a_tagged_name_keeps_its_extension_and_fits_the_name_limit) {
+  BOOST_TEST(VaultPath::tagged_name("report.txt", "1a2b3c4d") == "report~1a2b3c4d.txt");
+  BOOST_TEST(VaultPath::tagged_name("archive.tar.gz", "1a2b3c4d") == "archive.tar~1a2b3c4d.gz");
+  BOOST_TEST(VaultPath::tagged_name("README", "1a2b3c4d") == "README~1a2b3c4d");
+  BOOST_TEST(VaultPath::tagged_name(".profile", "1a2b3c4d") == ".profile~1a2b3c4d");
+  // At the limit the stem gives way, never inside a character (U+0436 is two bytes).
+  std::string cyr;
+  for (int i = 0; i < 125; ++i) cyr += "\u0436";  // 250 bytes
+  auto t = VaultPath::tagged_name(cyr + ".txt", "1a2b3c4d");
+  BOOST_TEST(t.size() <= dozor::vault::kMaxNameBytes);
+  BOOST_CHECK_NO_THROW(VaultPath::parse_name(t));
+  BOOST_TEST(t.substr(t.size() - 13) == "~1a2b3c4d.txt");
+  auto plain = VaultPath::tagged_name(std::string(255, 'x'), "1a2b3c4d");
+  BOOST_TEST(plain.size() == 255u);
+  BOOST_CHECK_NO_THROW(VaultPath::parse_name(plain));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

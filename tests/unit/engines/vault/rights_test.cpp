@@ -94,4 +94,14 @@ BOOST_AUTO_TEST_CASE(a_protected_folder_beneath_is_found) {
   BOOST_TEST(admin.lacking_beneath(P("/Shared"), {false, true, true}).empty());
 }
 
+// The destination of a move: a rule beneath it that withholds write is where moved content
+// would land against its rule (Vault::require_destination maps it back to the source).
+BOOST_AUTO_TEST_CASE(a_rule_withholding_write_beneath_a_destination_is_found) {
+  Access a({{1, P("/Shared"), {true, true, true}}, {2, P("/Shared/Proj/RO"), {true, false, false}}}, false, "alice");
+  auto lacking = a.lacking_beneath(P("/Shared/Proj"), {false, true, false});
+  BOOST_TEST_REQUIRE(lacking.size() == 1u);
+  BOOST_TEST(lacking[0].rebased(P("/Shared/Proj"), P("/home/alice/P")).display() == "/home/alice/P/RO");
+  BOOST_TEST(a.lacking_beneath(P("/Shared/Other"), {false, true, false}).empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
