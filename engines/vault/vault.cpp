@@ -11,6 +11,7 @@
 
 #include "engines/errors.hpp"
 #include "engines/limits.hpp"
+#include "engines/vault/audited.hpp"
 #include "engines/vault/serve.hpp"
 
 namespace dozor::vault {
@@ -23,38 +24,6 @@ const char* right_name(Rights need) {
   if (need.del) return "delete";
   if (need.write) return "write";
   return "read";
-}
-
-// Runs a mutating action and writes its audit row: "ok", "denied" (403/404 by rights),
-// "conflict", or "error"; the exception goes on to the caller. `path` and `target` are read when
-// the row is written, after fn: fn may fill them in (the name a drop box stored under).
-template <typename Fn>
-auto audited(db::Database& v, const Actor& a, const std::string& action, const std::string& path,
-             const std::string& target, Fn&& fn) {
-  try {
-    if constexpr (std::is_void_v<decltype(fn())>) {
-      fn();
-      write_audit(v, a, action, path, target, "ok");
-    } else {
-      auto result = fn();
-      write_audit(v, a, action, path, target, "ok");
-      return result;
-    }
-  } catch (const Infected&) {
-    throw;  // its row names the file and the signature (Upload::on_part_end)
-  } catch (const Forbidden&) {
-    write_audit(v, a, action, path, target, "denied");
-    throw;
-  } catch (const NotFound&) {
-    write_audit(v, a, action, path, target, "not_found");
-    throw;
-  } catch (const Conflict&) {
-    write_audit(v, a, action, path, target, "conflict");
-    throw;
-  } catch (...) {
-    write_audit(v, a, action, path, target, "error");
-    throw;
-  }
 }
 
 }  // namespace
@@ -108,7 +77,15 @@ Vault::Vault(db::Database& db, const config::VaultConfig& cfg) : db_(db), cfg_(c
 
 Access Vault::access_for(const db::users::User& u) {
   std::vector<db::vault::RuleRow> rows;
-  db_.run([&](db::Connection& c) { rows = db::vault::rules_of(c, u.id); }, db::Retry::OnLostConnection);
+  std::optional<db::vault::HomeRow> home;
+  db_.run(
+      [&](db::Connection& c) {
+        rows = db::vault::rules_of(c, u.id);
+        home = db::vault::find_home(c, u.id);
+      },
+      db::Retry::OnLostConnection);
+  // The implicit home rule holds only once the home is this account's (docs/vault.md "Homes").
+  bool has_home = home && home->state == "ready" ? keep_home(u) : ensure_home(u);
   std::vector<Rule> rules;
   for (const auto& r : rows) {
     try {
@@ -117,7 +94,7 @@ Access Vault::access_for(const db::users::User& u) {
       // Stored paths are canonical; one that is not (edited by hand) grants nothing.
     }
   }
-  return Access(std::move(rules), u.is_admin, u.username);
+  return Access(std::move(rules), u.is_admin, has_home ? u.username : std::string());
 }
 
 void Vault::audit(const Actor& a, const std::string& action, const std::string& path, const std::string& target,
@@ -143,6 +120,9 @@ void write_audit(db::Database& db, const Actor& a, const std::string& action, co
 }
 
 Listing Vault::browse(const Actor& a, const VaultPath& p) {
+  // Every account's home exists from its creation: one made where no dozor-fcgi ran (dozorctl)
+  // is made by the time anyone lists where it lives.
+  if (p.is_root() || p == VaultPath().child(kHomeFolder)) ensure_homes();
   Access access = access_for(a.user);
   if (!access.may_see(p)) throw NotFound("Not found");
   auto st = store_.stat(p);
@@ -287,6 +267,7 @@ void Vault::rename(const Actor& a, const VaultPath& from, const VaultPath& wante
     // Moving away deletes the old name: write and delete there; the new name needs write.
     require(access, from, {false, true, true});
     require(access, wanted, {false, true, false});
+    require_movable(from);
     // The whole folder moves: every protected part inside must allow moving away too ...
     require_subtree(access, from, {false, true, true});
     VaultPath to = placed(access, wanted);
@@ -314,6 +295,7 @@ std::int64_t Vault::remove(const Actor& a, const VaultPath& p) {
     Access access = access_for(a.user);
     require(access, p, {false, false, true});
     if (p.is_root()) throw Conflict("the root cannot be deleted");
+    require_movable(p);
     require_subtree(access, p, {false, false, true});
     auto st = store_.stat(p);
     if (!st) throw NotFound("Not found");

@@ -128,6 +128,20 @@ class Vault {
   std::vector<Saved> upload(const Actor& a, const VaultPath& folder, bool overwrite, const std::string& boundary,
                             const std::function<std::size_t(char*, std::size_t)>& read);
 
+  // ---- Homes (docs/vault.md "Homes"; engines/vault/homes.cpp)
+  // Makes the account's home /home/<username> if it is not made yet: for an account new since
+  // migration 0023, whatever lies at the name is archived first and other users' rules on it
+  // older than the account are removed. True when the home is the account's now; false (logged)
+  // when it cannot be made at this moment (another process holds the claim, the disk, the
+  // database) — the account then holds no right there yet.
+  bool ensure_home(const db::users::User& u);
+  // ensure_home for the accounts whose home is not made yet (a bounded batch); how many were made.
+  int ensure_homes();
+  // After an account is deleted: every rule on its home and beneath is removed and the folder
+  // goes to /home-archive/<name>~<id>~<time>, so no later account of the name inherits either.
+  // Audited as `archive_home`; a failure is logged (ensure_home archives it later).
+  void archive_home(const Actor& admin, const db::users::User& gone);
+
   // Rules (admins): the path is canonical; the user must exist.
   std::vector<db::vault::RuleRow> rules();
   std::int64_t grant(const Actor& admin, std::int64_t user_id, const VaultPath& p, Rights r);
@@ -166,6 +180,15 @@ class Vault {
   // trash first and the new one takes its name; otherwise the name must still be free.
   Saved write_version(const Actor& a, const std::string& action, const VaultPath& p, bool replace,
                       std::string_view content, std::int64_t* previous_trash_id);
+  // Conflict when `p` is /home or an existing account's home: those are never moved or deleted.
+  void require_movable(const VaultPath& p);
+  // The existing account whose home `p` is (/home/<its username>), if any.
+  std::optional<db::users::User> owner_of_home(const VaultPath& p);
+  // Moves a home to /home-archive under archived_home_name(); returns where it went.
+  VaultPath archive(const VaultPath& home, const std::string& label);
+  void ensure_dir(const VaultPath& p);  // make_dir, an existing folder being fine
+  // A made ('ready') home: made again (empty) when someone removed it by hand. True.
+  bool keep_home(const db::users::User& u);
   friend class Upload;
   void purge_expired(std::int64_t user_id);
   void purge_rows(const std::vector<db::vault::TrashRow>& rows);
@@ -175,6 +198,10 @@ class Vault {
   Store store_;
   MalwareCheck malware_check_;
 };
+
+// The name of an archived home: "<name>~<label>~<stamp>" (label: the deleted account's id, or
+// "found" for what a new account found at its name; stamp: UTC, 20261127T101500Z).
+std::string archived_home_name(const std::string& name, const std::string& label, const std::string& stamp);
 
 // Rules and the audit log need no files: dozorctl uses these without opening vault.root.
 std::vector<db::vault::RuleRow> list_rules(db::Database& db);

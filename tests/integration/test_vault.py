@@ -626,6 +626,121 @@ class VaultTest(unittest.TestCase):
         self.assertTrue([t for (act, p, t) in rows if act == "save_file" and p == base + "/secret-report.txt"
                          and re.search(tagged("secret-report.txt")[1:-1], t.replace("stored as ", ""))], rows)
 
+    # ---- homes (issue 26 §3) -----------------------------------------------------------
+
+    def _new_account(self, name: str, password: str) -> int:
+        r = dc.post("/api/admin/users", {"username": name, "email": name.replace("_", "-") + "@example.com",
+                                         "password": password}, token=dc.admin_token())
+        self.assertEqual(r.status, 200, r)
+        return r.json["id"]
+
+    def test_a_new_account_of_a_deleted_users_name_never_sees_the_old_files(self):
+        name, pw = dc.unique_name("vheir"), "Pw-" + secrets.token_urlsafe(12)
+        home, disk = "/home/" + name, vault_files() / "home" / name
+        first = self._new_account(name, pw)
+        try:
+            # The home exists from the account's creation: nobody made it.
+            self.assertTrue(disk.is_dir())
+            s = Session(name, pw)
+            r = s.get("browse", home)
+            self.assertEqual((r.status, r.json["entries"]), (200, []), r)
+            self.assertEqual(s.save(home + "/diary.txt", "old secrets").status, 200)
+            grant(self.bob.id, home + "/shared", read=True)  # a share of the old account's home
+            self.assertEqual(s.mkdir(home + "/shared").status, 200)
+        finally:
+            dc.delete_user(first)
+        self.assertFalse(disk.exists())
+        archived = sorted((vault_files() / "home-archive").glob("%s~%d~*" % (name, first)))
+        self.assertEqual(len(archived), 1, archived)
+        self.assertEqual((archived[0] / "diary.txt").read_text(), "old secrets")
+        self.assertFalse(dc.db_query("SELECT id FROM vault_rules WHERE path LIKE 'home/%s%%'" % name))
+        second = self._new_account(name, pw)
+        try:
+            s = Session(name, pw)
+            r = s.get("browse", home)
+            self.assertEqual((r.status, r.json["entries"]), (200, []), r)
+            self.assertEqual(s.download(home + "/diary.txt").status, 404)
+            self.assertEqual(s.mkdir(home + "/shared").status, 200)
+            b = Session(self.bob.username, self.bob.password)
+            self.assertEqual(b.get("browse", home + "/shared").status, 404)  # the old share is gone
+            # Not lost: admins reach the archive.
+            r = self.admin.download("/home-archive/%s/diary.txt" % archived[0].name)
+            self.assertEqual((r.status, r.body), (200, b"old secrets"), r)
+            self.assertEqual(s.get("browse", "/home-archive").status, 404)
+            r = dc.get("/api/admin/vault/audit?limit=100", token=dc.admin_token())
+            rows = [(x["action"], x["path"], x["outcome"]) for x in r.json if x["target"].startswith(
+                "account %d deleted" % first)]
+            self.assertEqual(rows, [("archive_home", home, "ok")])
+        finally:
+            dc.delete_user(second)
+
+    def test_dozorctl_user_add_gets_a_fresh_home_and_what_lay_at_the_name_is_archived(self):
+        name, pw = dc.unique_name("vorph"), "Pw-" + secrets.token_urlsafe(12)
+        home, disk = "/home/" + name, vault_files() / "home" / name
+        # Something lies at the name already: a deleted account's folder from before homes were
+        # tracked, or an admin's, with another user's rule on it.
+        self.assertEqual(self.admin.mkdir(home).status, 200)
+        self.assertEqual(self.admin.save(home + "/left.txt", "not yours").status, 200)
+        grant(self.bob.id, home, read=True)
+        r = subprocess.run([str(dc.BIN_DIR / "dozorctl"), "--config", str(dc.STATE_DIR / "dozor.toml"), "user", "add",
+                            "--username", name, "--email", name.replace("_", "-") + "@example.com",
+                            "--password-stdin"], input=pw + "\n", capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        uid = int(dc.db_query("SELECT id FROM users WHERE username = '%s'" % name)[0][0])
+        try:
+            # dozorctl never writes the vault: dozor-fcgi makes the home by the time /home is listed.
+            listed = [e["name"] for e in self.admin.get("browse", "/home").json["entries"]]
+            self.assertIn(name, listed)
+            self.assertEqual(list(disk.iterdir()), [])
+            archived = sorted((vault_files() / "home-archive").glob("%s~found~*" % name))
+            self.assertEqual(len(archived), 1, archived)
+            self.assertEqual((archived[0] / "left.txt").read_text(), "not yours")
+            s = Session(name, pw)
+            self.assertEqual(s.download(home + "/left.txt").status, 404)
+            self.assertEqual(s.save(home + "/mine.txt", "mine").status, 200)
+            b = Session(self.bob.username, self.bob.password)
+            self.assertEqual(b.get("browse", home).status, 404)  # a rule older than the account is gone
+        finally:
+            dc.delete_user(uid)
+
+    def test_homes_of_accounts_from_before_migration_0023_are_kept_and_unknown_ones_are_new(self):
+        u = dc.create_user("vadopt")
+        home, disk = "/home/" + u.username, vault_files() / "home" / u.username
+        try:
+            s = Session(u.username, u.password)
+            self.assertEqual(s.save(home + "/kept.txt", "mine all along").status, 200)
+            # What migration 0023 writes for an existing account: its folder is its own.
+            dc.db_query("UPDATE vault_homes SET state = 'adopt' WHERE user_id = %d" % u.id)
+            self.assertEqual(s.download(home + "/kept.txt").body, b"mine all along")
+            self.assertEqual(dc.db_query("SELECT state FROM vault_homes WHERE user_id = %d" % u.id), [["ready"]])
+            # An account without a row (written by hand) is new: nothing at the name is its own.
+            dc.db_query("DELETE FROM vault_homes WHERE user_id = %d" % u.id)
+            self.assertEqual(s.download(home + "/kept.txt").status, 404)
+            self.assertEqual(list(disk.iterdir()), [])
+            self.assertTrue(sorted((vault_files() / "home-archive").glob("%s~found~*" % u.username)))
+        finally:
+            dc.delete_user(u.id)
+
+    def test_a_home_is_neither_deleted_nor_moved(self):
+        u = dc.create_user("vfixed")
+        home = "/home/" + u.username
+        try:
+            s = Session(u.username, u.password)
+            r = s.delete(home)
+            self.assertEqual(r.status, 409, r)
+            self.assertIn("home folder", r.json["detail"])
+            self.assertEqual(self.admin.delete(home).status, 409)
+            self.assertEqual(self.admin.rename(home, "/moved-%s" % self.tag).status, 409)
+            self.assertEqual(self.admin.delete("/home").status, 409)
+            self.assertEqual(self.admin.rename("/home", "/home2-%s" % self.tag).status, 409)
+            self.assertTrue((vault_files() / "home" / u.username).is_dir())
+            # What is inside may go.
+            self.assertEqual(s.mkdir(home + "/sub").status, 200)
+            self.assertEqual(s.rename(home + "/sub", home + "/sub2").status, 200)
+            self.assertEqual(s.delete(home + "/sub2").status, 200)
+        finally:
+            dc.delete_user(u.id)
+
     # ---- serving (9, 10) ---------------------------------------------------------------
 
     def test_downloads_go_through_nginx_with_rfc6266_names(self):
