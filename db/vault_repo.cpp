@@ -221,6 +221,61 @@ void add_usage(Connection& c, std::int64_t user_id, std::int64_t delta) {
   st.executeUpdate();
 }
 
+std::optional<HomeRow> find_home(Connection& c, std::int64_t user_id) {
+  auto& st = c.prepare("SELECT state FROM vault_homes WHERE user_id = ?");
+  st.setInt64(1, user_id);
+  auto rs = query(st);
+  if (!rs->next()) return std::nullopt;
+  return HomeRow{get_string(*rs, 1)};
+}
+
+void insert_home(Connection& c, std::int64_t user_id, const std::string& state) {
+  auto& st = c.prepare("INSERT IGNORE INTO vault_homes (user_id, state) VALUES (?, ?)");
+  st.setInt64(1, user_id);
+  st.setString(2, state);
+  st.executeUpdate();
+}
+
+bool claim_home(Connection& c, std::int64_t user_id, const std::string& state, int lease_seconds) {
+  auto& st = c.prepare(
+      "UPDATE vault_homes SET claimed_until = NOW(3) + INTERVAL ? SECOND"
+      " WHERE user_id = ? AND state = ? AND (claimed_until IS NULL OR claimed_until < NOW(3))");
+  st.setInt(1, lease_seconds);
+  st.setInt64(2, user_id);
+  st.setString(3, state);
+  return st.executeUpdate() == 1;
+}
+
+void set_home_ready(Connection& c, std::int64_t user_id) {
+  auto& st = c.prepare("UPDATE vault_homes SET state = 'ready', claimed_until = NULL WHERE user_id = ?");
+  st.setInt64(1, user_id);
+  st.executeUpdate();
+}
+
+std::vector<std::pair<std::int64_t, std::string>> homes_not_ready(Connection& c, int limit) {
+  auto& st = c.prepare(
+      "SELECT u.id, u.username FROM users u LEFT JOIN vault_homes h ON h.user_id = u.id"
+      " WHERE h.user_id IS NULL OR h.state <> 'ready' ORDER BY u.id LIMIT ?");
+  st.setInt(1, limit);
+  auto rs = query(st);
+  std::vector<std::pair<std::int64_t, std::string>> out;
+  while (rs->next()) out.emplace_back(get_int(*rs, 1), get_string(*rs, 2));
+  return out;
+}
+
+int delete_rules_under(Connection& c, const std::string& path, std::optional<std::int64_t> older_than_user) {
+  // Whole components: "home/al" covers "home/al" and "home/al/x", never "home/alice".
+  auto& st = c.prepare(
+      "DELETE FROM vault_rules WHERE (path = ? OR LEFT(path, CHAR_LENGTH(?) + 1) = CONCAT(?, '/'))"
+      " AND (? IS NULL OR created_at < (SELECT created_at FROM users WHERE id = ?))");
+  st.setString(1, path);
+  st.setString(2, path);
+  st.setString(3, path);
+  bind_optional(st, 4, older_than_user);
+  bind_optional(st, 5, older_than_user);
+  return static_cast<int>(st.executeUpdate());
+}
+
 void insert_audit(Connection& c, const AuditRow& a) {
   auto& st = c.prepare(
       "INSERT INTO vault_audit (at, user_id, username, remote_addr, action, path, target, outcome)"

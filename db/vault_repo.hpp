@@ -61,6 +61,23 @@ std::vector<TrashRow> expired_trash_all(Connection& c, int days, int limit);
 std::int64_t usage_of(Connection& c, std::int64_t user_id);
 void add_usage(Connection& c, std::int64_t user_id, std::int64_t delta);  // never below 0
 
+// ---- homes (migration 0023: whose /home/<username> is the account's own)
+struct HomeRow {
+  std::string state;  // "new", "adopt", "ready"
+};
+std::optional<HomeRow> find_home(Connection& c, std::int64_t user_id);
+// Writes the row in `state` unless the account has one (INSERT IGNORE: idempotent).
+void insert_home(Connection& c, std::int64_t user_id, const std::string& state);
+// Claims the making of the account's home while it is in `state` and nobody else's lease runs;
+// true when this call won (one autocommitted UPDATE: under Galera a lost race is error 1213).
+bool claim_home(Connection& c, std::int64_t user_id, const std::string& state, int lease_seconds);
+void set_home_ready(Connection& c, std::int64_t user_id);
+// Accounts whose home is not made yet (no row, or not 'ready'): (id, username), at most `limit`.
+std::vector<std::pair<std::int64_t, std::string>> homes_not_ready(Connection& c, int limit);
+// Removes every user's rules on `path` and beneath it (canonical, relative); with
+// `older_than_user`, only the rules written before that account was created. Returns how many.
+int delete_rules_under(Connection& c, const std::string& path, std::optional<std::int64_t> older_than_user);
+
 // ---- audit
 struct AuditRow {
   std::int64_t id = 0;

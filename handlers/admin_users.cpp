@@ -36,7 +36,9 @@ Response admin_create_user(UserContext& ctx) {
   n.email = *email;
   n.password = *password;
   n.is_admin = is_admin.value_or(false);
-  return Response::json(encode(users::create(ctx.app.db, ctx.app.passwords, n)));
+  auto created = users::create(ctx.app.db, ctx.app.passwords, n);
+  ctx.app.vault.ensure_home(created);  // the vault home exists from the account's creation (docs/vault.md)
+  return Response::json(encode(created));
 }
 
 Response admin_update_user(UserContext& ctx) {
@@ -54,7 +56,9 @@ Response admin_update_user(UserContext& ctx) {
 
 Response admin_delete_user(UserContext& ctx) {
   auto id = user_id(ctx);
-  users::remove(ctx.app.db, id);
+  auto gone = users::remove(ctx.app.db, id);
+  // Its vault home is archived, never left for the next account of the name (docs/vault.md).
+  ctx.app.vault.archive_home({ctx.caller, ctx.request.remote_addr}, gone);
   return Response::json({{"id", id}, {"deleted", true}});
 }
 

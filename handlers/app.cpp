@@ -37,6 +37,8 @@ App::App(config::Config c)
       vault(db, cfg.vault),
       audit_data(audit::shared_audit_data(cfg.paths.audit_data)) {
   if (cfg.vault.clamav) vault.set_malware_check(handlers::analyzer_malware_check(cfg, jwt_key));
+  // Accounts made while no dozor-fcgi ran (dozorctl user add) get their vault homes now.
+  vault.ensure_homes();
 }
 
 }  // namespace dozor

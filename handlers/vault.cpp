@@ -213,8 +213,8 @@ Response vault_create_folder(VaultContext& ctx) {
   Fields f(body);
   auto path = body_path(f, "path");
   f.finish();
-  ctx.app.vault.create_folder(actor(ctx), *path);
-  return Response::json({{"path", path->display()}});
+  auto made = ctx.app.vault.create_folder(actor(ctx), *path);
+  return Response::json({{"path", made.display()}});
 }
 
 Response vault_save_file(VaultContext& ctx) {
@@ -233,8 +233,9 @@ Response vault_rename(VaultContext& ctx) {
   auto from = body_path(f, "from");
   auto to = body_path(f, "to");
   f.finish();
-  ctx.app.vault.rename(actor(ctx), *from, *to);
-  return Response::json({{"from", from->display()}, {"to", to->display()}});
+  vault::VaultPath moved_to;
+  ctx.app.vault.rename(actor(ctx), *from, *to, &moved_to);
+  return Response::json({{"from", from->display()}, {"to", moved_to.display()}});
 }
 
 Response vault_delete(VaultContext& ctx) {

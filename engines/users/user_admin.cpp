@@ -80,16 +80,19 @@ db::users::User update(db::Database& db, const auth::PasswordPolicy& policy, std
   return *result;
 }
 
-void remove(db::Database& db, std::int64_t id) {
+db::users::User remove(db::Database& db, std::int64_t id) {
+  std::optional<db::users::User> gone;
   db.run(
       [&](db::Connection& c) {
         c.transaction([&] {
           auto admins = db::users::lock_active_admin_ids(c);
           if (is_only_active_admin(admins, id)) throw Conflict("The last active admin cannot be deleted");
-          if (!db::users::remove(c, id)) throw NotFound("User not found");
+          gone = db::users::find_by_id(c, id);
+          if (!gone || !db::users::remove(c, id)) throw NotFound("User not found");
         });
       },
       db::Retry::Never);
+  return *gone;
 }
 
 db::users::User get(db::Database& db, std::int64_t id) {

@@ -33,8 +33,9 @@ db::users::User create(db::Database& db, const auth::PasswordPolicy& policy, con
 // Throws NotFound, InvalidField (password policy), Conflict (duplicate e-mail, or the last
 // active admin would be lost).
 db::users::User update(db::Database& db, const auth::PasswordPolicy& policy, std::int64_t id, const Update& u);
-// Throws NotFound, Conflict (the last active admin).
-void remove(db::Database& db, std::int64_t id);
+// Throws NotFound, Conflict (the last active admin). Returns the account as it was (its home
+// is then archived by the vault: docs/vault.md "Homes").
+db::users::User remove(db::Database& db, std::int64_t id);
 db::users::User get(db::Database& db, std::int64_t id);
 // The account whose canonical name `username` is (any spelling of it), or nullopt.
 std::optional<db::users::User> find_by_name(db::Database& db, const std::string& username);

@@ -153,7 +153,9 @@ EditorLaunch DocEdit::open(const Actor& a, const VaultPath& p, const std::string
   if (!st || st->is_dir) throw NotFound("Not found");
   std::string type = document_type(p.name());
   if (type.empty()) throw NotFound("not an office document");
-  bool can_write = access.rights_on(p).write;
+  // Saving an edit replaces the file: write and delete, as an upload's overwrite needs.
+  Rights rights = access.rights_on(p);
+  bool can_write = rights.write && rights.del;
 
   std::string path = p.display();
   std::string key = key_for(path, identity(*st), can_write ? a.user.id : 0);
@@ -298,7 +300,8 @@ CallbackResult DocEdit::callback(std::string_view body, std::optional<std::strin
 
   // Who saves: the first user of the signed `users` claim (the document server names the last
   // editor first; their id is the editor config's editorConfig.user.id) who may write the file
-  // now, else the last opener with the write right. A viewer is never one of them.
+  // now (write and delete: a save replaces it), else the last opener with those rights. A viewer
+  // is never one of them.
   std::vector<std::int64_t> candidates;
   if (auto* users_v = claims->if_contains("users"); users_v && users_v->is_array())
     for (const auto& u : users_v->as_array())
@@ -310,7 +313,8 @@ CallbackResult DocEdit::callback(std::string_view body, std::optional<std::strin
     std::optional<db::users::User> user;
     vault_.db().run([&](db::Connection& c) { user = db::users::find_by_id(c, id); }, db::Retry::OnLostConnection);
     if (!user || !user->is_active) continue;
-    if (!vault_.access_for(*user).rights_on(p).write) continue;
+    Rights rights = vault_.access_for(*user).rights_on(p);
+    if (!rights.write || !rights.del) continue;
     saver = std::move(user);
     break;
   }

@@ -25,6 +25,26 @@ std::string to_nfc(std::string_view s) {
   return utf8;
 }
 
+// The code point starting at s[i] of valid UTF-8 (the caller validated it), and its length.
+char32_t code_point_at(const std::string& s, std::size_t i, std::size_t& len) {
+  auto b = [&](std::size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(s[i + k])); };
+  char32_t c0 = b(0);
+  if (c0 < 0x80) {
+    len = 1;
+    return c0;
+  }
+  if (c0 < 0xE0) {
+    len = 2;
+    return ((c0 & 0x1F) << 6) | (b(1) & 0x3F);
+  }
+  if (c0 < 0xF0) {
+    len = 3;
+    return ((c0 & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+  }
+  len = 4;
+  return ((c0 & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
+}
+
 // Checks one component that is already NFC.
 void check_name(const std::string& name) {
   if (name.empty()) throw InvalidPath("empty path component");
@@ -38,9 +58,19 @@ void check_name(const std::string& name) {
   }
   if (std::string_view(name).substr(0, kReservedPrefix.size()) == kReservedPrefix)
     throw InvalidPath("names starting with '.vault-' are reserved");
+  for (std::size_t i = 0, len = 1; i < name.size(); i += len)
+    if (is_bidi_control(code_point_at(name, i, len)))
+      throw InvalidPath(
+          "bidirectional control characters (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C) are not "
+          "allowed in a name: they make a name display differently from what it is (\"exe.txt\" shown for "
+          "\"txt.exe\")");
 }
 
 }  // namespace
+
+bool is_bidi_control(char32_t c) {
+  return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C;
+}
 
 VaultPath VaultPath::parse(std::string_view raw) {
   if (raw.size() > kMaxPathBytes * 4) throw InvalidPath("the path is too long");
@@ -110,6 +140,32 @@ bool VaultPath::starts_with(const VaultPath& prefix) const {
   for (std::size_t i = 0; i < prefix.parts_.size(); ++i)
     if (parts_[i] != prefix.parts_[i]) return false;
   return true;
+}
+
+VaultPath VaultPath::rebased(const VaultPath& from, const VaultPath& to) const {
+  if (!starts_with(from)) throw InvalidPath("the path is not beneath the one that moves");
+  VaultPath out = to;
+  for (std::size_t i = from.parts_.size(); i < parts_.size(); ++i) out.parts_.push_back(parts_[i]);
+  if (out.parts_.size() > kMaxComponents) throw InvalidPath("the path is too deep");
+  if (out.relative().size() > kMaxPathBytes) throw InvalidPath("the path is longer than 1024 bytes");
+  return out;
+}
+
+std::string VaultPath::tagged_name(std::string_view name, std::string_view tag) {
+  auto dot = name.rfind('.');
+  if (dot == 0 || dot == std::string_view::npos || name.size() - dot > 16) dot = name.size();  // no extension
+  std::string_view stem = name.substr(0, dot), ext = name.substr(dot);
+  std::size_t room = kMaxNameBytes - 1 - tag.size() - ext.size();
+  if (stem.size() > room) {
+    std::size_t cut = room;
+    while (cut > 0 && (static_cast<unsigned char>(stem[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+    stem = stem.substr(0, cut);
+  }
+  std::string out(stem);
+  out += '~';
+  out += tag;
+  out += ext;
+  return out;
 }
 
 }  // namespace dozor::vault

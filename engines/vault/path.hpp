@@ -1,10 +1,10 @@
 #pragma once
 // The one type a vault file operation accepts: a path inside the vault, validated and made
 // canonical once. Input that is not already a clean path is refused, never "cleaned": `..`,
-// `.`, empty components, NUL and other control characters, backslashes, invalid UTF-8 (which
-// includes overlong encodings) and the names the vault reserves for itself. What remains is
-// normalised to Unicode NFC, so two spellings of one name are one path — for the file system
-// call and for the rights decision alike.
+// `.`, empty components, NUL and other control characters, bidirectional formatting controls,
+// backslashes, invalid UTF-8 (which includes overlong encodings) and the names the vault
+// reserves for itself. What remains is normalised to Unicode NFC, so two spellings of one name
+// are one path — for the file system call and for the rights decision alike.
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -21,6 +21,11 @@ struct InvalidPath : std::runtime_error {
 inline constexpr std::size_t kMaxNameBytes = 255;   // NAME_MAX of Linux file systems
 inline constexpr std::size_t kMaxPathBytes = 1024;  // a vault path (vault_rules.path holds it)
 inline constexpr std::size_t kMaxComponents = 64;   // folder depth
+// The bidirectional formatting controls a name may not hold (U+202A-U+202E embeddings and
+// overrides, U+2066-U+2069 isolates, U+200E/U+200F marks, U+061C the Arabic letter mark): they
+// make a name display as another ("report\u202Efdp.exe" shows as "reportexe.pdf").
+bool is_bidi_control(char32_t c);
+
 // Names the vault writes for itself (temporary files between link and rename).
 inline constexpr std::string_view kReservedPrefix = ".vault-";
 
@@ -46,6 +51,15 @@ class VaultPath {
 
   // Whole-component prefix: "a/Secret" covers "a/Secret" and "a/Secret/x", never "a/Secretive".
   bool starts_with(const VaultPath& prefix) const;
+  // Where this path (at or beneath `from`) is once `from` has moved to `to`: /a/P/RO/x rebased
+  // from /a/P onto /S/Proj is /S/Proj/RO/x. Throws InvalidPath when it is not beneath `from`
+  // or the result is too deep or too long.
+  VaultPath rebased(const VaultPath& from, const VaultPath& to) const;
+
+  // `name` with `tag` before its extension ("report.txt", "1a2b" → "report~1a2b.txt"; a name
+  // without one, or a dot file, gets it at the end), the stem shortened at a character
+  // boundary when the result would pass kMaxNameBytes. `name` is a valid name, `tag` ASCII.
+  static std::string tagged_name(std::string_view name, std::string_view tag);
 
   friend bool operator==(const VaultPath&, const VaultPath&) = default;
 

@@ -28,12 +28,17 @@ struct Rule {
 };
 
 inline constexpr const char* kHomeFolder = "home";
+// Where the homes of deleted accounts (and whatever a new account found at its name) are kept:
+// /home-archive/<name>~<account id or "found">~<UTC time>. Admins reach it; no implicit rule does.
+inline constexpr const char* kHomeArchiveFolder = "home-archive";
 
 // The home folder of a user: /home/<username>. Throws InvalidPath for a name that cannot be one.
 VaultPath home_of(const std::string& username);
 
 class Access {
  public:
+  // `username`: whose implicit home rule applies; "" for none (an account whose home is not made
+  // yet holds no right on /home/<name>: what lies there may be someone else's).
   Access(std::vector<Rule> rules, bool is_admin, const std::string& username);
 
   Rights rights_on(const VaultPath& p) const;

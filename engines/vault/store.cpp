@@ -418,6 +418,21 @@ void Store::restore(std::int64_t user_id, std::int64_t trash_id, const VaultPath
   fsync_or_fail(trash.get(), "fsync of the trash");
 }
 
+bool Store::trash_holds(std::int64_t user_id, std::int64_t trash_id, const VaultPath& inner) const {
+  Fd trash = trash_dir(user_id, false);
+  if (!trash) return false;
+  std::string item = std::to_string(trash_id);
+  if (inner.is_root()) {
+    auto st = stat_at(trash.get(), item);
+    return st && is_file_or_dir(*st);
+  }
+  VaultPath dir = inner.parent();
+  Fd parent(open_beneath(trash.get(), dir.is_root() ? item : item + "/" + dir.relative(), O_RDONLY | O_DIRECTORY));
+  if (!parent) return false;
+  auto st = stat_at(parent.get(), inner.name());
+  return st && is_file_or_dir(*st);
+}
+
 void Store::purge(std::int64_t user_id, std::int64_t trash_id) {
   Fd trash = trash_dir(user_id, false);
   if (!trash) return;

@@ -123,6 +123,9 @@ class Store {
   std::int64_t link_to_trash(const VaultPath& p, std::int64_t user_id, std::int64_t trash_id);
   // Moves trash/<user>/<id> back to `to` (Conflict when `to` exists, NotFound when gone).
   void restore(std::int64_t user_id, std::int64_t trash_id, const VaultPath& to);
+  // Whether the trash item trash/<user>/<id> has a file or folder at `inner` (a path relative to
+  // the item; the root is the item itself). A restore checks what it would bring back.
+  bool trash_holds(std::int64_t user_id, std::int64_t trash_id, const VaultPath& inner) const;
   // Removes trash/<user>/<id> for good (absent is fine).
   void purge(std::int64_t user_id, std::int64_t trash_id);
   // Removes `.vault-tmp-*` names no live writer holds (flock); returns how many.

@@ -1,5 +1,6 @@
 #include "engines/vault/vault.hpp"
 
+#include <sodium.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,46 +11,19 @@
 
 #include "engines/errors.hpp"
 #include "engines/limits.hpp"
+#include "engines/vault/audited.hpp"
 #include "engines/vault/serve.hpp"
 
 namespace dozor::vault {
 namespace {
 
+// The random tag of a name stored in a drop box (12 hex digits: a collision is never expected).
+constexpr std::size_t kDropTagBytes = 6;
+
 const char* right_name(Rights need) {
   if (need.del) return "delete";
   if (need.write) return "write";
   return "read";
-}
-
-// Runs a mutating action and writes its audit row: "ok", "denied" (403/404 by rights),
-// "conflict", or "error"; the exception goes on to the caller.
-template <typename Fn>
-auto audited(db::Database& v, const Actor& a, const std::string& action, const std::string& path,
-             const std::string& target, Fn&& fn) {
-  try {
-    if constexpr (std::is_void_v<decltype(fn())>) {
-      fn();
-      write_audit(v, a, action, path, target, "ok");
-    } else {
-      auto result = fn();
-      write_audit(v, a, action, path, target, "ok");
-      return result;
-    }
-  } catch (const Infected&) {
-    throw;  // its row names the file and the signature (Upload::on_part_end)
-  } catch (const Forbidden&) {
-    write_audit(v, a, action, path, target, "denied");
-    throw;
-  } catch (const NotFound&) {
-    write_audit(v, a, action, path, target, "not_found");
-    throw;
-  } catch (const Conflict&) {
-    write_audit(v, a, action, path, target, "conflict");
-    throw;
-  } catch (...) {
-    write_audit(v, a, action, path, target, "error");
-    throw;
-  }
 }
 
 }  // namespace
@@ -72,6 +46,30 @@ void Vault::require_subtree(const Access& a, const VaultPath& p, Rights need) {
                       " right on all of this folder");
 }
 
+// Putting content at `to` plants it under every rule beneath `to`: each such rule that withholds
+// writing refuses the whole move when the moved content has something at its path (`holds`
+// is asked with the path under `to`). Rules for names the content does not have receive nothing.
+void Vault::require_destination(const Access& a, const VaultPath& to,
+                                const std::function<bool(const VaultPath&)>& holds) {
+  for (const auto& inner : a.lacking_beneath(to, {false, true, false}))
+    if (holds(inner))
+      throw Forbidden(
+          "Something inside would land in a protected folder: you do not have the write right on all of "
+          "the destination");
+}
+
+// A caller who cannot read where a new entry goes (a drop box) must not learn which names exist
+// there: what it creates takes a name of its own, the wanted one with a random tag, whether the
+// wanted name is free or not, and nothing is ever replaced.
+VaultPath Vault::placed(const Access& a, const VaultPath& wanted) {
+  if (a.may_read(wanted) || wanted.is_root()) return wanted;
+  unsigned char raw[kDropTagBytes];
+  randombytes_buf(raw, sizeof raw);
+  char hex[sizeof raw * 2 + 1];
+  sodium_bin2hex(hex, sizeof hex, raw, sizeof raw);
+  return wanted.parent().child(VaultPath::tagged_name(wanted.name(), hex));
+}
+
 Vault::Vault(db::Database& db, const config::VaultConfig& cfg) : db_(db), cfg_(cfg), store_(cfg.root) {
   int removed = store_.clean_temps();
   if (removed > 0) std::cerr << "vault: removed " << removed << " abandoned temporary files\n";
@@ -79,7 +77,15 @@ Vault::Vault(db::Database& db, const config::VaultConfig& cfg) : db_(db), cfg_(c
 
 Access Vault::access_for(const db::users::User& u) {
   std::vector<db::vault::RuleRow> rows;
-  db_.run([&](db::Connection& c) { rows = db::vault::rules_of(c, u.id); }, db::Retry::OnLostConnection);
+  std::optional<db::vault::HomeRow> home;
+  db_.run(
+      [&](db::Connection& c) {
+        rows = db::vault::rules_of(c, u.id);
+        home = db::vault::find_home(c, u.id);
+      },
+      db::Retry::OnLostConnection);
+  // The implicit home rule holds only once the home is this account's (docs/vault.md "Homes").
+  bool has_home = home && home->state == "ready" ? keep_home(u) : ensure_home(u);
   std::vector<Rule> rules;
   for (const auto& r : rows) {
     try {
@@ -88,7 +94,7 @@ Access Vault::access_for(const db::users::User& u) {
       // Stored paths are canonical; one that is not (edited by hand) grants nothing.
     }
   }
-  return Access(std::move(rules), u.is_admin, u.username);
+  return Access(std::move(rules), u.is_admin, has_home ? u.username : std::string());
 }
 
 void Vault::audit(const Actor& a, const std::string& action, const std::string& path, const std::string& target,
@@ -114,6 +120,9 @@ void write_audit(db::Database& db, const Actor& a, const std::string& action, co
 }
 
 Listing Vault::browse(const Actor& a, const VaultPath& p) {
+  // Every account's home exists from its creation: one made where no dozor-fcgi ran (dozorctl)
+  // is made by the time anyone lists where it lives.
+  if (p.is_root() || p == VaultPath().child(kHomeFolder)) ensure_homes();
   Access access = access_for(a.user);
   if (!access.may_see(p)) throw NotFound("Not found");
   auto st = store_.stat(p);
@@ -166,10 +175,15 @@ std::optional<std::string> Vault::read_whole(const Actor& a, const VaultPath& p,
   return bytes;
 }
 
-void Vault::create_folder(const Actor& a, const VaultPath& p) {
-  audited(db_, a, "create_folder", p.display(), "", [&] {
-    require(access_for(a.user), p, {false, true, false});
+VaultPath Vault::create_folder(const Actor& a, const VaultPath& wanted) {
+  std::string target;  // audited() reads it after the action: a drop box's stored name
+  return audited(db_, a, "create_folder", wanted.display(), target, [&] {
+    Access access = access_for(a.user);
+    require(access, wanted, {false, true, false});
+    VaultPath p = placed(access, wanted);
+    if (!(p == wanted)) target = "stored as " + p.display();
     store_.make_dir(p);
+    return p;
   });
 }
 
@@ -180,19 +194,18 @@ std::int64_t Vault::write_limit(const Actor& a, std::int64_t freed) {
   return std::min(cfg_.max_upload, std::max<std::int64_t>(cfg_.quota - used + freed, 0));
 }
 
-Saved Vault::save_file(const Actor& a, const VaultPath& p, std::string_view content) {
-  return audited(db_, a, "save_file", p.display(), "", [&] {
+Saved Vault::save_file(const Actor& a, const VaultPath& wanted, std::string_view content) {
+  std::string target;  // audited() reads it after the action: a drop box's stored name
+  return audited(db_, a, "save_file", wanted.display(), target, [&] {
     Access access = access_for(a.user);
-    require(access, p, {false, true, false});
+    require(access, wanted, {false, true, false});
+    VaultPath p = placed(access, wanted);
+    if (!(p == wanted)) target = "stored as " + p.display();
     auto existing = store_.stat(p);
     if (existing && existing->is_dir) throw Conflict("a folder with that name exists");
-    auto file = store_.begin_write(p, write_limit(a, existing ? existing->size : 0));
-    file.write(content);
-    std::string checked = check_malware(a, "save_file", p, file);
-    std::int64_t old_size = file.commit(true);
-    std::int64_t delta = file.size() - old_size;
-    db_.run([&](db::Connection& c) { db::vault::add_usage(c, a.user.id, delta); }, db::Retry::Never);
-    return Saved{p, file.size(), existing.has_value(), checked};
+    // Replacing a file removes its content, as an upload's overwrite does: the delete right decides.
+    if (existing) require(access, p, {false, true, true});
+    return write_version(a, "save_file", p, existing.has_value(), content, nullptr);
   });
 }
 
@@ -203,28 +216,36 @@ Saved Vault::save_version(const Actor& a, const VaultPath& p, std::string_view c
     require(access, p, {false, true, false});
     auto existing = store_.stat(p);
     if (existing && existing->is_dir) throw Conflict("a folder with that name exists");
-    auto file = store_.begin_write(p, write_limit(a, 0));  // the old version stays, and counts
-    file.write(content);                                   // all of it written before the old version is kept
-    std::string checked = check_malware(a, "docedit_save", p, file);
-    std::int64_t trash_id = 0;
-    if (existing) {
-      // The previous version is linked into the trash, then the new one replaces the name in
-      // one rename: readers see the old file or the new one, never none.
-      db_.run([&](db::Connection& c) { trash_id = db::vault::insert_trash(c, a.user.id, p.display(), false); },
-              db::Retry::Never);
-      try {
-        std::int64_t size = store_.link_to_trash(p, a.user.id, trash_id);
-        db_.run([&](db::Connection& c) { db::vault::set_trash_size(c, trash_id, size); }, db::Retry::Never);
-      } catch (...) {
-        db_.run([&](db::Connection& c) { db::vault::delete_trash(c, trash_id); }, db::Retry::Never);
-        throw;
-      }
-    }
-    file.commit(true);
-    db_.run([&](db::Connection& c) { db::vault::add_usage(c, a.user.id, file.size()); }, db::Retry::Never);
-    if (previous_trash_id) *previous_trash_id = trash_id;
-    return Saved{p, file.size(), existing.has_value(), checked};
+    if (existing) require(access, p, {false, true, true});  // a new version replaces the file
+    return write_version(a, "docedit_save", p, existing.has_value(), content, previous_trash_id);
   });
+}
+
+Saved Vault::write_version(const Actor& a, const std::string& action, const VaultPath& p, bool replace,
+                           std::string_view content, std::int64_t* previous_trash_id) {
+  auto file = store_.begin_write(p, write_limit(a, 0));  // the old version stays, and counts
+  file.write(content);                                   // all of it written before the old version is kept
+  std::string checked = check_malware(a, action, p, file);
+  std::int64_t trash_id = 0;
+  if (replace) {
+    // The previous version is linked into the trash, then the new one replaces the name in
+    // one rename: readers see the old file or the new one, never none.
+    db_.run([&](db::Connection& c) { trash_id = db::vault::insert_trash(c, a.user.id, p.display(), false); },
+            db::Retry::Never);
+    try {
+      std::int64_t size = store_.link_to_trash(p, a.user.id, trash_id);
+      db_.run([&](db::Connection& c) { db::vault::set_trash_size(c, trash_id, size); }, db::Retry::Never);
+    } catch (...) {
+      db_.run([&](db::Connection& c) { db::vault::delete_trash(c, trash_id); }, db::Retry::Never);
+      throw;
+    }
+  }
+  // Replace only what was judged: a file that appeared at a free name meanwhile is a conflict,
+  // never replaced without the delete right being asked.
+  file.commit(replace);
+  db_.run([&](db::Connection& c) { db::vault::add_usage(c, a.user.id, file.size()); }, db::Retry::Never);
+  if (previous_trash_id) *previous_trash_id = trash_id;
+  return Saved{p, file.size(), replace, checked};
 }
 
 std::string Vault::check_malware(const Actor& a, const std::string& action, const VaultPath& p,
@@ -239,20 +260,33 @@ std::string Vault::check_malware(const Actor& a, const std::string& action, cons
   }
 }
 
-void Vault::rename(const Actor& a, const VaultPath& from, const VaultPath& to) {
-  audited(db_, a, "rename", from.display(), to.display(), [&] {
+void Vault::rename(const Actor& a, const VaultPath& from, const VaultPath& wanted, VaultPath* moved_to) {
+  std::string target = wanted.display();  // audited() reads it after the action: the place it took
+  audited(db_, a, "rename", from.display(), target, [&] {
     Access access = access_for(a.user);
     // Moving away deletes the old name: write and delete there; the new name needs write.
     require(access, from, {false, true, true});
-    require(access, to, {false, true, false});
-    // The whole folder moves: every protected part inside must allow moving away too.
+    require(access, wanted, {false, true, false});
+    require_movable(from);
+    // The whole folder moves: every protected part inside must allow moving away too ...
     require_subtree(access, from, {false, true, true});
+    VaultPath to = placed(access, wanted);
+    target = to.display();
     if (store_.stat(to)) {
       // Taking the place of an entry would remove it: that is the delete right's to allow.
       require(access, to, {false, true, true});
       throw Conflict("an entry with that name exists");
     }
+    // ... and every rule beneath the destination that would receive part of it must allow writing.
+    require_destination(access, to, [&](const VaultPath& inner) {
+      try {
+        return store_.stat(inner.rebased(to, from)).has_value();
+      } catch (const InvalidPath&) {
+        return false;  // deeper or longer than any path: nothing can be there
+      }
+    });
     store_.rename(from, to);
+    if (moved_to) *moved_to = to;
   });
 }
 
@@ -261,6 +295,7 @@ std::int64_t Vault::remove(const Actor& a, const VaultPath& p) {
     Access access = access_for(a.user);
     require(access, p, {false, false, true});
     if (p.is_root()) throw Conflict("the root cannot be deleted");
+    require_movable(p);
     require_subtree(access, p, {false, false, true});
     auto st = store_.stat(p);
     if (!st) throw NotFound("Not found");
@@ -283,10 +318,18 @@ VaultPath Vault::restore(const Actor& a, std::int64_t trash_id) {
   std::optional<db::vault::TrashRow> row;
   db_.run([&](db::Connection& c) { row = db::vault::find_trash(c, a.user.id, trash_id); }, db::Retry::OnLostConnection);
   std::string target = row ? row->original_path : "";
-  return audited(db_, a, "restore", target, std::to_string(trash_id), [&] {
+  std::string what = std::to_string(trash_id);  // audited() reads it after the action
+  return audited(db_, a, "restore", target, what, [&] {
     if (!row) throw NotFound("Not found");
-    VaultPath to = VaultPath::parse(row->original_path);
-    require(access_for(a.user), to, {false, true, false});
+    VaultPath wanted = VaultPath::parse(row->original_path);
+    Access access = access_for(a.user);
+    require(access, wanted, {false, true, false});
+    VaultPath to = placed(access, wanted);
+    if (!(to == wanted)) what += ", restored as " + to.display();
+    // A folder comes back whole: no rule beneath its place may withhold writing what it holds.
+    require_destination(access, to, [&](const VaultPath& inner) {
+      return store_.trash_holds(a.user.id, trash_id, inner.rebased(to, VaultPath()));
+    });
     store_.restore(a.user.id, trash_id, to);
     db_.run([&](db::Connection& c) { db::vault::delete_trash(c, trash_id); }, db::Retry::Never);
     return to;
@@ -411,12 +454,15 @@ Upload::Upload(Vault& v, const Actor& a, VaultPath folder, bool overwrite)
 
 void Upload::on_part(const PartHeaders& h) {
   if (!h.filename) throw MultipartError("only file parts are accepted (field '" + h.name + "')");
-  current_path_ = folder_.child(*h.filename);  // InvalidPath: refused, never cleaned
+  VaultPath wanted = folder_.child(*h.filename);  // InvalidPath: refused, never cleaned
+  // A folder the caller cannot read (a drop box): a name of its own, never a replacement.
+  current_path_ = vault_.placed(access_, wanted);
   auto existing = vault_.store().stat(current_path_);
   current_exists_ = existing.has_value();
   if (existing) {
     if (existing->is_dir) throw Conflict("a folder with that name exists");
-    if (!overwrite_) throw Conflict("a file with that name exists (send overwrite=true to replace it)");
+    if (!overwrite_ || !(current_path_ == wanted))
+      throw Conflict("a file with that name exists (send overwrite=true to replace it)");
     // Replacing a file removes its old content: the delete right decides.
     require(access_, current_path_, {false, true, true});
   } else {

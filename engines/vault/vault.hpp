@@ -105,15 +105,21 @@ class Vault {
   // The whole file for an on-demand check (the analyzer's "check for personal data"; the read
   // right), when it holds at most `max_bytes`; nullopt when it is larger.
   std::optional<std::string> read_whole(const Actor& a, const VaultPath& p, std::int64_t max_bytes);
-  void create_folder(const Actor& a, const VaultPath& p);
+  // Creating (a folder, a file by save_file or upload, the destination of a rename or restore)
+  // where the caller cannot read (a drop box) stores under a name of its own (`placed`): the
+  // answer tells the path taken.
+  VaultPath create_folder(const Actor& a, const VaultPath& p);
+  // Replacing an existing file needs write and delete (as an upload's overwrite does); its
+  // previous version goes to the actor's trash, as save_version's does.
   Saved save_file(const Actor& a, const VaultPath& p, std::string_view content);
-  // A new version of an existing file from the document editor (the write right): the new
+  // A new version of an existing file from the document editor (write and delete): the new
   // content is written and fsynced first, the previous version goes to the actor's trash (where
   // restore brings it back), then the new one takes the name. The trash id of the previous
   // version is in `previous_trash_id` (0 when there was no file).
   Saved save_version(const Actor& a, const VaultPath& p, std::string_view content,
                      std::int64_t* previous_trash_id = nullptr);
-  void rename(const Actor& a, const VaultPath& from, const VaultPath& to);
+  // `moved_to` (optional) receives the path taken (another name in a drop box).
+  void rename(const Actor& a, const VaultPath& from, const VaultPath& to, VaultPath* moved_to = nullptr);
   std::int64_t remove(const Actor& a, const VaultPath& p);  // → the trash id
   VaultPath restore(const Actor& a, std::int64_t trash_id);
   std::vector<TrashItem> trash(const Actor& a);
@@ -121,6 +127,20 @@ class Vault {
   // committed stay when a later part fails.
   std::vector<Saved> upload(const Actor& a, const VaultPath& folder, bool overwrite, const std::string& boundary,
                             const std::function<std::size_t(char*, std::size_t)>& read);
+
+  // ---- Homes (docs/vault.md "Homes"; engines/vault/homes.cpp)
+  // Makes the account's home /home/<username> if it is not made yet: for an account new since
+  // migration 0023, whatever lies at the name is archived first and other users' rules on it
+  // older than the account are removed. True when the home is the account's now; false (logged)
+  // when it cannot be made at this moment (another process holds the claim, the disk, the
+  // database) — the account then holds no right there yet.
+  bool ensure_home(const db::users::User& u);
+  // ensure_home for the accounts whose home is not made yet (a bounded batch); how many were made.
+  int ensure_homes();
+  // After an account is deleted: every rule on its home and beneath is removed and the folder
+  // goes to /home-archive/<name>~<id>~<time>, so no later account of the name inherits either.
+  // Audited as `archive_home`; a failure is logged (ensure_home archives it later).
+  void archive_home(const Actor& admin, const db::users::User& gone);
 
   // Rules (admins): the path is canonical; the user must exist.
   std::vector<db::vault::RuleRow> rules();
@@ -150,6 +170,25 @@ class Vault {
   std::string check_malware(const Actor& a, const std::string& action, const VaultPath& p, const PendingFile& file);
   // Forbidden when a rule beneath `p` whose path exists withholds a right of `need`.
   void require_subtree(const Access& a, const VaultPath& p, Rights need);
+  // Forbidden when a rule beneath `to` withholds write and `holds(its path)` says the content
+  // moving to `to` has something there.
+  void require_destination(const Access& a, const VaultPath& to, const std::function<bool(const VaultPath&)>& holds);
+  // Where a new entry wanted at `wanted` goes: there, or, when the caller cannot read it, beside
+  // it under the same name with a random tag.
+  VaultPath placed(const Access& a, const VaultPath& wanted);
+  // The new content of `p`; replace: the file there (judged by the caller) goes to the actor's
+  // trash first and the new one takes its name; otherwise the name must still be free.
+  Saved write_version(const Actor& a, const std::string& action, const VaultPath& p, bool replace,
+                      std::string_view content, std::int64_t* previous_trash_id);
+  // Conflict when `p` is /home or an existing account's home: those are never moved or deleted.
+  void require_movable(const VaultPath& p);
+  // The existing account whose home `p` is (/home/<its username>), if any.
+  std::optional<db::users::User> owner_of_home(const VaultPath& p);
+  // Moves a home to /home-archive under archived_home_name(); returns where it went.
+  VaultPath archive(const VaultPath& home, const std::string& label);
+  void ensure_dir(const VaultPath& p);  // make_dir, an existing folder being fine
+  // A made ('ready') home: made again (empty) when someone removed it by hand. True.
+  bool keep_home(const db::users::User& u);
   friend class Upload;
   void purge_expired(std::int64_t user_id);
   void purge_rows(const std::vector<db::vault::TrashRow>& rows);
@@ -159,6 +198,10 @@ class Vault {
   Store store_;
   MalwareCheck malware_check_;
 };
+
+// The name of an archived home: "<name>~<label>~<stamp>" (label: the deleted account's id, or
+// "found" for what a new account found at its name; stamp: UTC, 20261127T101500Z).
+std::string archived_home_name(const std::string& name, const std::string& label, const std::string& stamp);
 
 // Rules and the audit log need no files: dozorctl uses these without opening vault.root.
 std::vector<db::vault::RuleRow> list_rules(db::Database& db);

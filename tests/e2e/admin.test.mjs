@@ -353,8 +353,10 @@ test('the vault audit log: who, action, path, outcome and address, newest first,
   const own = await vaultSession(user.username, user.password);
   const home = `/home/${user.username}`;
   try {
-    // 31 actions of this user, more than a page (25): the home, f0…f28, then f0 again (a conflict).
-    assert.equal(await own.mkdir(home), 200);
+    // 31 actions of this user, more than a page (25): f-first, f0…f28, then f0 again (a conflict).
+    // (The home itself exists from the account's creation: docs/vault.md "Homes".)
+    assert.equal(await own.mkdir(home), 409);
+    assert.equal(await own.mkdir(`${home}/f-first`), 200);
     for (let i = 0; i < 29; i += 1) assert.equal(await own.mkdir(`${home}/f${i}`), 200);
     assert.equal(await own.mkdir(`${home}/f0`), 409);
 
@@ -382,7 +384,7 @@ test('the vault audit log: who, action, path, outcome and address, newest first,
       })));
       for (let i = 1; i < entries.length; i += 1) assert.ok(entries[i].id < entries[i - 1].id, 'ids fall strictly');
       const mine = entries.filter((e) => e.who === user.username).map((e) => e.path);
-      const expected = [`${home}/f0`, ...Array.from({ length: 29 }, (_, i) => `${home}/f${28 - i}`), home];
+      const expected = [`${home}/f0`, ...Array.from({ length: 29 }, (_, i) => `${home}/f${28 - i}`), `${home}/f-first`, home];
       assert.deepEqual(mine, expected);
       assert.equal(await page.locator('#audit-count').textContent() !== 'Latest 25 entries shown.', true);
 

@@ -9,6 +9,7 @@ import base64
 import hashlib
 import http.client
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -491,6 +492,254 @@ class VaultTest(unittest.TestCase):
                     token=dc.admin_token())
         self.assertEqual(r.status, 200, r)
         self.assertEqual(a.rename(shared, base + "/Renamed").status, 200)
+
+    def test_save_file_replaces_only_with_the_delete_right_and_keeps_the_old_version(self):
+        # Issue 26 §3: in a folder where users see each other's files (rw-), save_file emptied
+        # another user's report. Replacing needs what an upload's overwrite needs.
+        base = self.fresh("savedrop")
+        disk = vault_files() / base.lstrip("/")
+        self.assertEqual(self.admin.save(base + "/report.txt", "the report").status, 200)
+        grant(self.alice.id, base, read=True, write=True)
+        a = self.a
+        r = a.save(base + "/report.txt", "")
+        self.assertEqual(r.status, 403, r)
+        self.assertIn("delete", r.json["detail"])
+        self.assertEqual((disk / "report.txt").read_text(), "the report")
+        self.assertEqual(a.save(base + "/mine.txt", "new").status, 200)  # creating needs write only
+        self.assertEqual(a.save(base + "/mine.txt", "again").status, 403)  # replacing, her own file too
+        # With the delete right it is replaced, and the previous version goes to her trash.
+        grant(self.alice.id, base, read=True, write=True, delete=True)
+        r = a.save(base + "/report.txt", "edited")
+        self.assertEqual(r.status, 200, r)
+        self.assertTrue(r.json["replaced"])
+        self.assertEqual((disk / "report.txt").read_text(), "edited")
+        items = [i for i in a.get("trash").json["items"] if i["path"] == base + "/report.txt"]
+        self.assertEqual(len(items), 1, items)
+        kept = vault_files().parent / "trash" / str(self.alice.id) / str(items[0]["id"])
+        self.assertEqual(kept.read_text(), "the report")
+        self.assertEqual(a.delete(base + "/report.txt").status, 200)
+        self.assertEqual(a.post("restore", {"id": items[0]["id"]}).status, 200)
+        self.assertEqual(a.download(base + "/report.txt").body, b"the report")
+        r = dc.get("/api/admin/vault/audit?limit=50", token=dc.admin_token())
+        rows = [(x["action"], x["path"], x["outcome"]) for x in r.json if x["username"] == self.alice.username]
+        self.assertIn(("save_file", base + "/report.txt", "denied"), rows)
+
+    def test_a_move_never_plants_content_under_a_rule_that_withholds_write(self):
+        # Issue 26 §3: moving /home/a/P (holding RO/x) to /Shared/Proj created /Shared/Proj/RO/x
+        # although the caller may only read /Shared/Proj/RO.
+        base = self.fresh("dest")
+        grant(self.alice.id, base, read=True, write=True, delete=True)
+        grant(self.alice.id, base + "/Proj/RO", read=True)
+        a = self.a
+        src = "%s/P-%s" % (self.home, secrets.token_hex(3))
+        for folder in (src, src + "/RO", src + "/Free"):
+            self.assertEqual(a.mkdir(folder).status, 200)
+        self.assertEqual(a.save(src + "/RO/x.txt", "planted").status, 200)
+        r = a.rename(src, base + "/Proj")
+        self.assertEqual(r.status, 403, r)
+        self.assertIn("protected", r.json["detail"])
+        self.assertNotIn("RO", r.json["detail"])  # the protected path is never named
+        self.assertFalse((vault_files() / base.lstrip("/") / "Proj").exists())
+        self.assertEqual(a.download(src + "/RO/x.txt").body, b"planted")
+        # A rule for a name the content does not have receives nothing: that move is fine.
+        self.assertEqual(a.rename(src + "/Free", base + "/Proj").status, 200)
+        self.assertEqual(a.rename(base + "/Proj", src + "/Free").status, 200)
+        # Restoring a folder from the trash is a move too.
+        self.assertEqual(a.mkdir(base + "/Q").status, 200)
+        self.assertEqual(a.mkdir(base + "/Q/RO").status, 200)
+        self.assertEqual(a.save(base + "/Q/RO/y.txt", "back").status, 200)
+        trash_id = a.delete(base + "/Q").json["trash_id"]
+        grant(self.alice.id, base + "/Q/RO", read=True)
+        r = a.post("restore", {"id": trash_id})
+        self.assertEqual(r.status, 403, r)
+        self.assertIn("protected", r.json["detail"])
+        self.assertFalse((vault_files() / base.lstrip("/") / "Q").exists())
+        self.assertIn(trash_id, [i["id"] for i in a.get("trash").json["items"]])
+        r = dc.post("/api/admin/vault/rules/revoke", {"user_id": self.alice.id, "path": base + "/Q/RO"},
+                    token=dc.admin_token())
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(a.post("restore", {"id": trash_id}).status, 200)
+        self.assertEqual(a.download(base + "/Q/RO/y.txt").body, b"back")
+
+    def test_bidirectional_controls_in_names_are_refused(self):
+        # "invoice<U+202E>fdp.exe" is shown as "invoiceexe.pdf".
+        home, a = self.home, self.a
+        disk = vault_files() / home.lstrip("/")
+        bidi = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+        r = a.upload(home, [("invoice\u202efdp.exe", b"MZ")])
+        self.assertEqual(r.status, 422, r)
+        self.assertIn("bidirectional control characters", r.text)
+        r = a.save(home + "/x\u2066y.txt", "x")
+        self.assertEqual(r.status, 422, r)
+        self.assertEqual(r.json["detail"][0]["loc"], ["body", "path"])
+        self.assertIn("bidirectional control characters", r.json["detail"][0]["msg"])
+        self.assertEqual(a.save(home + "/plain-bidi.txt", "x").status, 200)
+        self.assertEqual(a.rename(home + "/plain-bidi.txt", home + "/a\u200fb.txt").status, 422)
+        self.assertEqual(a.mkdir(home + "/\u061cdir").status, 422)
+        r = a.get("browse", home + "/\u202b")
+        self.assertEqual(r.status, 422, r)
+        self.assertEqual(r.json["detail"][0]["loc"], ["query", "path"])
+        self.assertEqual([p.name for p in disk.iterdir() if bidi.search(p.name)], [])
+        self.assertTrue((disk / "plain-bidi.txt").exists())
+
+    def test_a_write_only_folder_never_tells_which_names_exist(self):
+        # Issue 26 §3: a drop box (-w-) answered 409 for a name that exists and 200 for one that
+        # does not. Whoever cannot read where it writes gets a name of its own, whatever exists.
+        base = self.fresh("dropbox")
+        disk = vault_files() / base.lstrip("/")
+        self.assertEqual(self.admin.save(base + "/secret-report.txt", "theirs").status, 200)
+        grant(self.alice.id, base, write=True)
+        a = self.a
+        absent = "absent-%s.txt" % secrets.token_hex(3)
+
+        def tagged(name: str) -> str:
+            stem, ext = name.rsplit(".", 1)
+            return r"^%s/%s~[0-9a-f]{12}\.%s$" % (re.escape(base), re.escape(stem), ext)
+
+        answers = []
+        for name, overwrite in (("secret-report.txt", False), (absent, False), ("secret-report.txt", True)):
+            r = a.upload(base, [(name, b"dropped")], overwrite=overwrite)
+            self.assertEqual(r.status, 200, r)
+            (f,) = r.json["files"]
+            self.assertRegex(f["path"], tagged(name))
+            answers.append((f["size"], f["replaced"]))
+            self.assertEqual((disk / f["path"].rsplit("/", 1)[1]).read_bytes(), b"dropped")
+        self.assertEqual(answers, [(7, False)] * 3)
+        for path in (base + "/secret-report.txt", base + "/" + absent):
+            r = a.save(path, "saved")
+            self.assertEqual(r.status, 200, r)
+            self.assertRegex(r.json["path"], tagged(path.rsplit("/", 1)[1]))
+            self.assertFalse(r.json["replaced"])
+            r = a.mkdir(path)
+            self.assertEqual(r.status, 200, r)
+            self.assertRegex(r.json["path"], tagged(path.rsplit("/", 1)[1]))
+        mine = "%s/mv-%s.txt" % (self.home, secrets.token_hex(3))
+        self.assertEqual(a.save(mine, "moved").status, 200)
+        r = a.rename(mine, base + "/secret-report.txt")
+        self.assertEqual(r.status, 200, r)
+        self.assertRegex(r.json["to"], tagged("secret-report.txt"))
+        self.assertEqual((disk / "secret-report.txt").read_text(), "theirs")
+        self.assertFalse((disk / absent).exists())
+        # The audit log names where each went.
+        r = dc.get("/api/admin/vault/audit?limit=100", token=dc.admin_token())
+        rows = [(x["action"], x["path"], x["target"]) for x in r.json if x["username"] == self.alice.username]
+        self.assertTrue([t for (act, p, t) in rows if act == "save_file" and p == base + "/secret-report.txt"
+                         and re.search(tagged("secret-report.txt")[1:-1], t.replace("stored as ", ""))], rows)
+
+    # ---- homes (issue 26 §3) -----------------------------------------------------------
+
+    def _new_account(self, name: str, password: str) -> int:
+        r = dc.post("/api/admin/users", {"username": name, "email": name.replace("_", "-") + "@example.com",
+                                         "password": password}, token=dc.admin_token())
+        self.assertEqual(r.status, 200, r)
+        return r.json["id"]
+
+    def test_a_new_account_of_a_deleted_users_name_never_sees_the_old_files(self):
+        name, pw = dc.unique_name("vheir"), "Pw-" + secrets.token_urlsafe(12)
+        home, disk = "/home/" + name, vault_files() / "home" / name
+        first = self._new_account(name, pw)
+        try:
+            # The home exists from the account's creation: nobody made it.
+            self.assertTrue(disk.is_dir())
+            s = Session(name, pw)
+            r = s.get("browse", home)
+            self.assertEqual((r.status, r.json["entries"]), (200, []), r)
+            self.assertEqual(s.save(home + "/diary.txt", "old secrets").status, 200)
+            grant(self.bob.id, home + "/shared", read=True)  # a share of the old account's home
+            self.assertEqual(s.mkdir(home + "/shared").status, 200)
+        finally:
+            dc.delete_user(first)
+        self.assertFalse(disk.exists())
+        archived = sorted((vault_files() / "home-archive").glob("%s~%d~*" % (name, first)))
+        self.assertEqual(len(archived), 1, archived)
+        self.assertEqual((archived[0] / "diary.txt").read_text(), "old secrets")
+        self.assertFalse(dc.db_query("SELECT id FROM vault_rules WHERE path LIKE 'home/%s%%'" % name))
+        second = self._new_account(name, pw)
+        try:
+            s = Session(name, pw)
+            r = s.get("browse", home)
+            self.assertEqual((r.status, r.json["entries"]), (200, []), r)
+            self.assertEqual(s.download(home + "/diary.txt").status, 404)
+            self.assertEqual(s.mkdir(home + "/shared").status, 200)
+            b = Session(self.bob.username, self.bob.password)
+            self.assertEqual(b.get("browse", home + "/shared").status, 404)  # the old share is gone
+            # Not lost: admins reach the archive.
+            r = self.admin.download("/home-archive/%s/diary.txt" % archived[0].name)
+            self.assertEqual((r.status, r.body), (200, b"old secrets"), r)
+            self.assertEqual(s.get("browse", "/home-archive").status, 404)
+            r = dc.get("/api/admin/vault/audit?limit=100", token=dc.admin_token())
+            rows = [(x["action"], x["path"], x["outcome"]) for x in r.json if x["target"].startswith(
+                "account %d deleted" % first)]
+            self.assertEqual(rows, [("archive_home", home, "ok")])
+        finally:
+            dc.delete_user(second)
+
+    def test_dozorctl_user_add_gets_a_fresh_home_and_what_lay_at_the_name_is_archived(self):
+        name, pw = dc.unique_name("vorph"), "Pw-" + secrets.token_urlsafe(12)
+        home, disk = "/home/" + name, vault_files() / "home" / name
+        # Something lies at the name already: a deleted account's folder from before homes were
+        # tracked, or an admin's, with another user's rule on it.
+        self.assertEqual(self.admin.mkdir(home).status, 200)
+        self.assertEqual(self.admin.save(home + "/left.txt", "not yours").status, 200)
+        grant(self.bob.id, home, read=True)
+        r = subprocess.run([str(dc.BIN_DIR / "dozorctl"), "--config", str(dc.STATE_DIR / "dozor.toml"), "user", "add",
+                            "--username", name, "--email", name.replace("_", "-") + "@example.com",
+                            "--password-stdin"], input=pw + "\n", capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        uid = int(dc.db_query("SELECT id FROM users WHERE username = '%s'" % name)[0][0])
+        try:
+            # dozorctl never writes the vault: dozor-fcgi makes the home by the time /home is listed.
+            listed = [e["name"] for e in self.admin.get("browse", "/home").json["entries"]]
+            self.assertIn(name, listed)
+            self.assertEqual(list(disk.iterdir()), [])
+            archived = sorted((vault_files() / "home-archive").glob("%s~found~*" % name))
+            self.assertEqual(len(archived), 1, archived)
+            self.assertEqual((archived[0] / "left.txt").read_text(), "not yours")
+            s = Session(name, pw)
+            self.assertEqual(s.download(home + "/left.txt").status, 404)
+            self.assertEqual(s.save(home + "/mine.txt", "mine").status, 200)
+            b = Session(self.bob.username, self.bob.password)
+            self.assertEqual(b.get("browse", home).status, 404)  # a rule older than the account is gone
+        finally:
+            dc.delete_user(uid)
+
+    def test_homes_of_accounts_from_before_migration_0023_are_kept_and_unknown_ones_are_new(self):
+        u = dc.create_user("vadopt")
+        home, disk = "/home/" + u.username, vault_files() / "home" / u.username
+        try:
+            s = Session(u.username, u.password)
+            self.assertEqual(s.save(home + "/kept.txt", "mine all along").status, 200)
+            # What migration 0023 writes for an existing account: its folder is its own.
+            dc.db_query("UPDATE vault_homes SET state = 'adopt' WHERE user_id = %d" % u.id)
+            self.assertEqual(s.download(home + "/kept.txt").body, b"mine all along")
+            self.assertEqual(dc.db_query("SELECT state FROM vault_homes WHERE user_id = %d" % u.id), [["ready"]])
+            # An account without a row (written by hand) is new: nothing at the name is its own.
+            dc.db_query("DELETE FROM vault_homes WHERE user_id = %d" % u.id)
+            self.assertEqual(s.download(home + "/kept.txt").status, 404)
+            self.assertEqual(list(disk.iterdir()), [])
+            self.assertTrue(sorted((vault_files() / "home-archive").glob("%s~found~*" % u.username)))
+        finally:
+            dc.delete_user(u.id)
+
+    def test_a_home_is_neither_deleted_nor_moved(self):
+        u = dc.create_user("vfixed")
+        home = "/home/" + u.username
+        try:
+            s = Session(u.username, u.password)
+            r = s.delete(home)
+            self.assertEqual(r.status, 409, r)
+            self.assertIn("home folder", r.json["detail"])
+            self.assertEqual(self.admin.delete(home).status, 409)
+            self.assertEqual(self.admin.rename(home, "/moved-%s" % self.tag).status, 409)
+            self.assertEqual(self.admin.delete("/home").status, 409)
+            self.assertEqual(self.admin.rename("/home", "/home2-%s" % self.tag).status, 409)
+            self.assertTrue((vault_files() / "home" / u.username).is_dir())
+            # What is inside may go.
+            self.assertEqual(s.mkdir(home + "/sub").status, 200)
+            self.assertEqual(s.rename(home + "/sub", home + "/sub2").status, 200)
+            self.assertEqual(s.delete(home + "/sub2").status, 200)
+        finally:
+            dc.delete_user(u.id)
 
     # ---- serving (9, 10) ---------------------------------------------------------------
 

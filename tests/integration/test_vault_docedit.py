@@ -370,6 +370,35 @@ class DocEditTest(unittest.TestCase):
             dc.delete_user(writer.id)
             dc.delete_user(viewer.id)
 
+    def test_write_without_delete_only_views_and_never_saves(self):
+        # Issue 26 §3: a save replaces the file, as an upload's overwrite does. Where users see and
+        # add each other's files (rw-, no delete), the editor must not let one empty another's report.
+        u = dc.create_user("derw")
+        try:
+            folder = "/de-%s-%s" % (self.tag, secrets.token_hex(3))
+            self.assertEqual(self.admin.mkdir(folder).status, 200)
+            path = folder + "/report.docx"
+            self.assertEqual(self.admin.save(path, "their report").status, 200)
+            grant(u.id, folder, read=True, write=True)
+            s = Session(u.username, u.password)
+            c = page_data(editor_data(s, path))["config"]
+            self.assertEqual(c["editorConfig"]["mode"], "view")
+            self.assertFalse(c["document"]["permissions"]["edit"])
+            body = {"key": c["document"]["key"], "status": 2, "url": self.serve(b"emptied"), "users": [str(u.id)]}
+            r = callback({**body, "token": sign(body)})
+            self.assertEqual((r.status, r.json), (403, {"error": 1}))
+            self.assertEqual(self.on_disk(path), b"their report")
+            # With the delete right too, the same user edits and saves.
+            grant(u.id, folder, read=True, write=True, delete=True)
+            c = page_data(editor_data(s, path))["config"]
+            self.assertEqual(c["editorConfig"]["mode"], "edit")
+            body = {"key": c["document"]["key"], "status": 2, "url": self.serve(b"edited"), "users": [str(u.id)]}
+            r = callback({**body, "token": sign(body)})
+            self.assertEqual((r.status, r.json), (200, {"error": 0}))
+            self.assertEqual(self.on_disk(path), b"edited")
+        finally:
+            dc.delete_user(u.id)
+
     # ---- the key follows the file, whatever route changed it --------------------------------
 
     def test_a_file_changed_by_another_route_gets_a_new_key_and_the_old_session_writes_nothing(self):

@@ -94,4 +94,23 @@ BOOST_AUTO_TEST_CASE(a_protected_folder_beneath_is_found) {
   BOOST_TEST(admin.lacking_beneath(P("/Shared"), {false, true, true}).empty());
 }
 
+// An account whose home is not made yet (Vault::access_for passes no name) holds nothing under
+// /home: what lies at its name may be a deleted account's files (docs/vault.md "Homes").
+BOOST_AUTO_TEST_CASE(no_home_rule_without_a_made_home) {
+  Access a({{1, P("/Shared"), {true, false, false}}}, false, "");
+  BOOST_TEST((a.rights_on(P("/home/alice")) == Rights{}));
+  BOOST_TEST(!a.may_see(P("/home")));
+  BOOST_TEST(a.may_read(P("/Shared/x")));
+}
+
+// The destination of a move: a rule beneath it that withholds write is where moved content
+// would land against its rule (Vault::require_destination maps it back to the source).
+BOOST_AUTO_TEST_CASE(a_rule_withholding_write_beneath_a_destination_is_found) {
+  Access a({{1, P("/Shared"), {true, true, true}}, {2, P("/Shared/Proj/RO"), {true, false, false}}}, false, "alice");
+  auto lacking = a.lacking_beneath(P("/Shared/Proj"), {false, true, false});
+  BOOST_TEST_REQUIRE(lacking.size() == 1u);
+  BOOST_TEST(lacking[0].rebased(P("/Shared/Proj"), P("/home/alice/P")).display() == "/home/alice/P/RO");
+  BOOST_TEST(a.lacking_beneath(P("/Shared/Other"), {false, true, false}).empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
