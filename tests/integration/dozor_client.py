@@ -695,6 +695,8 @@ SERVICE_FIELDS = {
     # additive (issue 7): grouping, the monitor's debounced view and the check options
     "group_id", "state", "down_since", "last_error", "cert_expires_at",
     "method", "expected_status", "keyword", "keyword_absent", "slow_ms",
+    # additive (issue 28 §5): a failed check not yet confirmed, and when dozord checks next
+    "pending", "next_check_at",
 }
 GROUP_FIELDS = {"id", "name", "description", "color", "services_count",
                 # additive (issue 7 §4): the group's public status page

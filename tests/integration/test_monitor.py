@@ -74,6 +74,12 @@ class MonitorTest(dc.DozorTestCase):
             failed_at = time.monotonic()
             dc.wait_until(lambda: (self.state(svc["id"]) or [0, "0"])[1] == "1", 2 * INTERVAL, 0.3)
             self.assertEqual(self.state(svc["id"])[0], "up", "one failure must not make it down")
+            # ... but the list does not call it a plain Up either: Pending, with the error.
+            listed = [s for s in dc.get("/api/v1/services", token=user.token).json if s["id"] == svc["id"]][0]
+            if listed["state"] == "up":  # the re-check may already have made it down
+                self.assertTrue(listed["pending"], listed)
+                self.assertEqual(listed["last_status"], "down", listed)
+                self.assertIn("500", listed["last_error"] or "", listed)
             self.wait_state(svc["id"], "down", 3 * INTERVAL)
             # The second failure came by the re-check (≤ 10 s after the first), not a full interval.
             fails = [t for t in flip.times if t >= failed_at]
@@ -82,6 +88,7 @@ class MonitorTest(dc.DozorTestCase):
 
             listed = [s for s in dc.get("/api/v1/services", token=user.token).json if s["id"] == svc["id"]][0]
             self.assertEqual(listed["last_status"], "down", listed)
+            self.assertFalse(listed["pending"], "a confirmed outage is Down, not Pending: %r" % listed)
             incident = rows("SELECT id, ended_at IS NULL, cause FROM incidents WHERE service_id = %d" % svc["id"])
             self.assertEqual(len(incident), 1, incident)
             self.assertEqual(incident[0][1], "1")
