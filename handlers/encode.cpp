@@ -66,7 +66,8 @@ boost::json::value encode(const db::groups::Group& g, boost::json::storage_ptr s
                              {"status_slug", or_null(g.status_slug)},
                              {"status_public", g.status_public},
                              {"status_show_urls", g.status_show_urls},
-                             {"status_announcement", or_null(g.status_announcement)}},
+                             {"status_announcement", or_null(g.status_announcement)},
+                             {"status_title", or_null(g.status_title)}},
                             sp);
 }
 

@@ -700,7 +700,9 @@ SERVICE_FIELDS = {
 }
 GROUP_FIELDS = {"id", "name", "description", "color", "services_count",
                 # additive (issue 7 §4): the group's public status page
-                "status_slug", "status_public", "status_show_urls", "status_announcement"}
+                "status_slug", "status_public", "status_show_urls", "status_announcement",
+                # additive (issue 28 §1): the page's public title (the name when null)
+                "status_title"}
 ONESHOT_FIELDS = {"service_id", "checked_at", "is_available", "status_code", "response_time_ms", "error"}
 SECRET_KEY_RE = re.compile(r"pass|hash|secret|salt", re.I)
 
