@@ -289,6 +289,14 @@ export const STRINGS = {
     'chart.responseSummary': 'Response time, {window}: average {avg}, highest {max}.',
     'chart.uptimeSummary': 'Uptime, {window}: {pct} %, {failures} failed checks.',
 
+    // Issue 28: pending state, first check, groups and status pages on the dashboard.
+    'status.pending': 'Pending',
+    'svc.pendingTitle': 'The last check failed; the monitor checks again before calling it down.',
+    'svc.recheckIn': 're-check in {seconds} s',
+    'svc.recheckSoon': 're-check in a moment',
+    'svc.firstCheckIn': 'first check in {seconds} s',
+    'svc.firstCheckSoon': 'first check in a moment',
+
     'inc.heading': 'Incidents',
     'inc.none': 'No incidents recorded.',
     'inc.started': 'Started',
@@ -930,6 +938,14 @@ export const STRINGS = {
     'chart.loadFailed': 'Не удалось загрузить библиотеку графиков.',
     'chart.responseSummary': 'Время ответа, {window}: в среднем {avg}, наибольшее {max}.',
     'chart.uptimeSummary': 'Доступность, {window}: {pct} %, неудачных проверок: {failures}.',
+
+    // Issue 28: pending state, first check, groups and status pages on the dashboard.
+    'status.pending': 'Перепроверка',
+    'svc.pendingTitle': 'Последняя проверка не удалась; монитор проверяет ещё раз, прежде чем считать сайт недоступным.',
+    'svc.recheckIn': 'повтор через {seconds} с',
+    'svc.recheckSoon': 'повтор вот-вот',
+    'svc.firstCheckIn': 'первая проверка через {seconds} с',
+    'svc.firstCheckSoon': 'первая проверка вот-вот',
 
     'inc.heading': 'Инциденты',
     'inc.none': 'Инцидентов не было.',
