@@ -18,6 +18,7 @@ import {
   openDialog, gradeBadge,
 } from './ui.js';
 import { renderDetails } from './charts.js';
+import { initGroups, renderGroups } from './groups.js';
 
 const API = '/api/v1/services';
 const REFRESH_MS = 30_000;
@@ -499,6 +500,7 @@ async function load() {
     state.loadedAt = Date.now();
     $('services-error').hidden = true;
     fillGroupControls();
+    renderGroups(state.groupsSupported);
     render();
     scheduleRefresh();
   } catch (err) {
@@ -869,6 +871,7 @@ async function main() {
   form.addEventListener('submit', onAdd);
   editForm.addEventListener('submit', onEditSubmit);
   $('edit-cancel').addEventListener('click', () => editDialog.close());
+  initGroups({ services: () => state.services, groups: () => state.groups, reload: load });
   prefillFromQuery();
   filtersFromQuery();
   filters.addEventListener('input', onFilter);
