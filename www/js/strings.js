@@ -342,6 +342,7 @@ export const STRINGS = {
     'grp.overall.partial_outage': 'Partial outage',
     'grp.overall.major_outage': 'Major outage',
     'grp.overall.unknown': 'Status being determined',
+    'chart.time': 'time',
 
     'inc.heading': 'Incidents',
     'inc.none': 'No incidents recorded.',
@@ -1038,6 +1039,7 @@ export const STRINGS = {
     'grp.overall.partial_outage': 'Частичный сбой',
     'grp.overall.major_outage': 'Серьёзный сбой',
     'grp.overall.unknown': 'Состояние уточняется',
+    'chart.time': 'время',
 
     'inc.heading': 'Инциденты',
     'inc.none': 'Инцидентов не было.',
