@@ -71,6 +71,29 @@ std::vector<TimingRow> timings_24h(Connection& c, std::int64_t user_id) {
   return out;
 }
 
+std::vector<WatchedRow> watched_of(Connection& c, std::int64_t user_id) {
+  // Two indexed range reads summed by the database: one row per service and window.
+  auto& st = c.prepare(
+      "SELECT r.service_id, 0, CAST(SUM(r.observed_ms) AS SIGNED), CAST(SUM(r.down_ms) AS SIGNED) FROM rollup_hourly r"
+      " JOIN services s ON s.id = r.service_id WHERE s.user_id = ?"
+      " AND r.bucket_start >= DATE_FORMAT(NOW() - INTERVAL 167 HOUR, '%Y-%m-%d %H:00:00') GROUP BY r.service_id"
+      " UNION ALL SELECT r.service_id, 1, CAST(SUM(r.observed_ms) AS SIGNED), CAST(SUM(r.down_ms) AS SIGNED) FROM "
+      "rollup_daily r"
+      " JOIN services s ON s.id = r.service_id WHERE s.user_id = ?"
+      " AND r.bucket_start >= CURRENT_DATE() - INTERVAL 29 DAY GROUP BY r.service_id ORDER BY 1");
+  st.setInt64(1, user_id);
+  st.setInt64(2, user_id);
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  std::vector<WatchedRow> out;
+  while (rs->next()) {
+    auto id = get_int(*rs, 1);
+    if (out.empty() || out.back().service_id != id) out.push_back({id, {}, {}});
+    auto& w = get_int(*rs, 2) == 0 ? out.back().week : out.back().month;
+    w.add(get_int(*rs, 3), get_int(*rs, 4));
+  }
+  return out;
+}
+
 std::vector<Point> raw_points(Connection& c, std::int64_t service_id, int hours) {
   auto& st = c.prepare(std::string("SELECT DATE_FORMAT(checked_at, ") + kIso +
                        "), is_available, response_time_ms FROM checks"
@@ -93,7 +116,7 @@ std::vector<Point> raw_points(Connection& c, std::int64_t service_id, int hours)
 std::vector<Point> rollup_points(Connection& c, std::int64_t service_id, const std::string& period, int days) {
   std::string table = period == "day" ? "rollup_daily" : "rollup_hourly";
   auto& st = c.prepare(std::string("SELECT DATE_FORMAT(bucket_start, ") + kIso +
-                       "), checks, failures, rt_count, rt_sum_ms, rt_p95_ms FROM " + table +
+                       "), checks, failures, rt_count, rt_sum_ms, rt_p95_ms, observed_ms, down_ms FROM " + table +
                        " WHERE service_id = ? AND bucket_start > NOW() - INTERVAL ? DAY ORDER BY bucket_start");
   st.setInt64(1, service_id);
   st.setInt(2, days);
@@ -107,6 +130,8 @@ std::vector<Point> rollup_points(Connection& c, std::int64_t service_id, const s
     auto timed = get_int(*rs, 4);
     if (timed > 0) p.avg_ms = get_int(*rs, 5) / timed;
     p.p95_ms = opt_int(*rs, 6);
+    p.observed_ms = get_int(*rs, 7);
+    p.down_ms = get_int(*rs, 8);
     out.push_back(p);
   }
   return out;

@@ -37,6 +37,13 @@ std::vector<ServiceRow> services_of(Connection& c, std::int64_t user_id);
 std::vector<IncidentRow> incidents_of(Connection& c, std::int64_t user_id, int days);
 // Hourly rollups of the last 24 hours, summed per service.
 std::vector<TimingRow> timings_24h(Connection& c, std::int64_t user_id);
+// Time-weighted figures per service for the 7 d window (the last 168 hourly rows) and the 30 d
+// window (the last 30 daily rows, today's included); the 24 h window is in timings_24h.
+struct WatchedRow {
+  std::int64_t service_id = 0;
+  ::dozor::monitor::Watched week, month;
+};
+std::vector<WatchedRow> watched_of(Connection& c, std::int64_t user_id);
 
 // One service's history: points of raw checks (24 h) or of rollups (hour for 7 and 30 days,
 // day for 365).
@@ -44,8 +51,10 @@ struct Point {
   std::string t;  // ISO 8601 UTC
   std::uint64_t checks = 0, failures = 0;
   std::optional<std::int64_t> avg_ms, p95_ms;
+  std::int64_t observed_ms = 0, down_ms = 0;  // rollup points only
 };
 std::vector<Point> raw_points(Connection& c, std::int64_t service_id, int hours);
+// The rows whose bucket starts less than `days` days ago: 24 × days hourly rows, `days` daily ones.
 std::vector<Point> rollup_points(Connection& c, std::int64_t service_id, const std::string& period, int days);
 
 struct Incident {

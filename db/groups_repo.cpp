@@ -11,7 +11,8 @@ namespace {
 // One statement with the count, not one query per group.
 constexpr const char* kSelect =
     "SELECT g.id, g.name, g.description, g.color, COUNT(s.id) AS services_count, g.status_slug, g.status_public,"
-    " g.status_show_urls, g.status_announcement FROM `groups` g LEFT JOIN services s ON s.group_id = g.id ";
+    " g.status_show_urls, g.status_announcement, g.status_title FROM `groups` g LEFT JOIN services s ON s.group_id = "
+    "g.id ";
 
 Group read(sql::ResultSet& rs) {
   Group g;
@@ -24,6 +25,7 @@ Group read(sql::ResultSet& rs) {
   g.status_public = get_bool(rs, 7);
   g.status_show_urls = get_bool(rs, 8);
   g.status_announcement = opt_string(rs, 9);
+  g.status_title = opt_string(rs, 10);
   return g;
 }
 
@@ -58,7 +60,7 @@ std::optional<std::int64_t> insert(Connection& c, std::int64_t user_id, const Gr
     if (rs->next() && rs->getInt64(1) >= max_per_user) return;
     auto& st = c.prepare(
         "INSERT INTO `groups` (user_id, name, description, color, status_slug, status_public, status_show_urls,"
-        " status_announcement) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        " status_announcement, status_title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     st.setInt64(1, user_id);
     st.setString(2, g.name.value_or(""));
     bind_optional(st, 3, g.description.value_or(std::nullopt));
@@ -67,6 +69,7 @@ std::optional<std::int64_t> insert(Connection& c, std::int64_t user_id, const Gr
     st.setBoolean(6, g.status_public.value_or(false));
     st.setBoolean(7, g.status_show_urls.value_or(false));
     bind_optional(st, 8, g.status_announcement.value_or(std::nullopt));
+    bind_optional(st, 9, g.status_title.value_or(std::nullopt));
     st.executeUpdate();
     id = c.last_insert_id();
   });
@@ -81,13 +84,14 @@ bool update_owned(Connection& c, std::int64_t user_id, std::int64_t id, const Gr
         "UPDATE `groups` SET name = COALESCE(?, name), color = COALESCE(?, color),"
         " status_public = COALESCE(?, status_public), status_show_urls = COALESCE(?, status_show_urls),"
         " description = IF(?, ?, description), status_slug = IF(?, ?, status_slug),"
-        " status_announcement = IF(?, ?, status_announcement) WHERE user_id = ? AND id = ?");
+        " status_announcement = IF(?, ?, status_announcement), status_title = IF(?, ?, status_title)"
+        " WHERE user_id = ? AND id = ?");
     unsigned i = 1;
     bind_optional(st, i++, g.name);
     bind_optional(st, i++, g.color);
     bind_optional(st, i++, g.status_public);
     bind_optional(st, i++, g.status_show_urls);
-    for (const auto* field : {&g.description, &g.status_slug, &g.status_announcement}) {
+    for (const auto* field : {&g.description, &g.status_slug, &g.status_announcement, &g.status_title}) {
       st.setBoolean(i++, field->has_value());
       bind_optional(st, i++, field->value_or(std::nullopt));
     }

@@ -19,12 +19,13 @@ struct Group {
   bool status_public = false;
   bool status_show_urls = false;
   std::optional<std::string> status_announcement;
+  std::optional<std::string> status_title;  // the page's title; the name when not set
 };
 
 // A partial edit: absent members are left; description's inner nullopt sets NULL.
 struct GroupUpdate {
   std::optional<std::string> name, color;
-  std::optional<std::optional<std::string>> description, status_slug, status_announcement;
+  std::optional<std::optional<std::string>> description, status_slug, status_announcement, status_title;
   std::optional<bool> status_public, status_show_urls;
 };
 

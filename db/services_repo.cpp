@@ -17,7 +17,7 @@ constexpr const char* kColumns =
     " DATE_FORMAT(st.last_checked_at, '%Y-%m-%dT%H:%i:%sZ') AS last_checked_at,"
     " s.group_id, s.method, s.expected_status, s.keyword, s.keyword_absent, s.slow_ms,"
     " IFNULL(st.state, 'unknown'), DATE_FORMAT(st.down_since, '%Y-%m-%dT%H:%i:%sZ'), st.last_error,"
-    " DATE_FORMAT(st.cert_expires_at, '%Y-%m-%dT%H:%i:%sZ')"
+    " DATE_FORMAT(st.cert_expires_at, '%Y-%m-%dT%H:%i:%sZ'), DATE_FORMAT(st.next_check_at, '%Y-%m-%dT%H:%i:%sZ')"
     " FROM services s LEFT JOIN service_state st ON st.service_id = s.id ";
 
 Service read(sql::ResultSet& rs) {
@@ -42,6 +42,7 @@ Service read(sql::ResultSet& rs) {
   s.down_since = opt_string(rs, 17);
   s.last_error = opt_string(rs, 18);
   s.cert_expires_at = opt_string(rs, 19);
+  s.next_check_at = opt_string(rs, 20);
   return s;
 }
 

@@ -34,6 +34,8 @@ struct Service {
   std::optional<std::string> down_since;
   std::optional<std::string> last_error;
   std::optional<std::string> cert_expires_at;
+  // When dozord checks it next (null until dozord has seen the service).
+  std::optional<std::string> next_check_at;
 };
 
 // A partial edit: an absent member is left as it is; for nullable columns the inner nullopt

@@ -2,6 +2,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include "engines/monitor/services.hpp"
 #include "engines/secrets.hpp"
 
 namespace dozor::handlers {
@@ -43,6 +44,8 @@ boost::json::value encode(const db::services::Service& s, boost::json::storage_p
                              {"last_checked_at", or_null(s.last_checked_at)},
                              {"group_id", or_null(s.group_id)},
                              {"state", s.state},
+                             {"pending", monitor::is_pending(s)},
+                             {"next_check_at", or_null(s.next_check_at)},
                              {"down_since", or_null(s.down_since)},
                              {"last_error", or_null(s.last_error)},
                              {"cert_expires_at", or_null(s.cert_expires_at)},
@@ -63,7 +66,8 @@ boost::json::value encode(const db::groups::Group& g, boost::json::storage_ptr s
                              {"status_slug", or_null(g.status_slug)},
                              {"status_public", g.status_public},
                              {"status_show_urls", g.status_show_urls},
-                             {"status_announcement", or_null(g.status_announcement)}},
+                             {"status_announcement", or_null(g.status_announcement)},
+                             {"status_title", or_null(g.status_title)}},
                             sp);
 }
 

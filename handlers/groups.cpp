@@ -64,6 +64,10 @@ db::groups::GroupUpdate read_group(Fields& f, bool create) {
     g.status_announcement = std::optional<std::string>{};
   else if (auto a = f.string("status_announcement", false, {0, limits::kGroupTextChars}))
     g.status_announcement = std::optional<std::string>{*a};
+  if (auto* v = f.raw("status_title"); v && v->is_null())
+    g.status_title = std::optional<std::string>{};
+  else if (auto t = f.string("status_title", false, {1, limits::kGroupNameChars}))
+    g.status_title = std::optional<std::string>{*t};
   return g;
 }
 

@@ -3,6 +3,8 @@
 #include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
 
+#include <algorithm>
+#include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <optional>
 #include <string>
@@ -30,6 +32,7 @@ struct Site {
   std::string name, url;
   std::optional<std::string> status, checked_at;
   std::optional<std::int64_t> response_ms;
+  RotationKey key;
 };
 
 std::int64_t now_ms(db::Connection& c) {
@@ -69,18 +72,27 @@ void save(db::Connection& c, std::int64_t user_id, const Row& r) {
 std::vector<Site> sites(db::Connection& c, std::int64_t user_id) {
   auto& st = c.prepare(
       "SELECT s.id, s.name, s.url, IF(st.last_checked_at IS NULL, NULL, IF(st.last_available, 'up', 'down')),"
-      " DATE_FORMAT(st.last_checked_at, '%Y-%m-%dT%H:%i:%sZ'), st.last_response_time"
+      " DATE_FORMAT(st.last_checked_at, '%Y-%m-%dT%H:%i:%sZ'), st.last_response_time, IFNULL(st.state, 'unknown'),"
+      " IFNULL(UNIX_TIMESTAMP(st.down_since), 0)"
       " FROM services s LEFT JOIN service_state st ON st.service_id = s.id"
       " WHERE s.user_id = ? AND s.is_active ORDER BY s.id");
   st.setInt64(1, user_id);
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
   std::vector<Site> out;
   while (rs->next()) {
-    Site s{db::get_int(*rs, 1),    db::get_string(*rs, 2), db::get_string(*rs, 3),
-           db::opt_string(*rs, 4), db::opt_string(*rs, 5), std::nullopt};
+    Site s{db::get_int(*rs, 1),
+           db::get_string(*rs, 2),
+           db::get_string(*rs, 3),
+           db::opt_string(*rs, 4),
+           db::opt_string(*rs, 5),
+           std::nullopt,
+           {}};
     if (!rs->isNull(6)) s.response_ms = rs->getInt64(6);
+    bool down = db::get_string(*rs, 7) == "down";
+    s.key = {s.id, down, static_cast<std::int64_t>(rs->getDouble(8)), !down && s.status == "down"};
     out.push_back(std::move(s));
   }
+  std::stable_sort(out.begin(), out.end(), [](const Site& a, const Site& b) { return rotation_before(a.key, b.key); });
   return out;
 }
 
@@ -127,11 +139,22 @@ value encode(db::Connection& c, std::int64_t user_id, const Row& r, std::int64_t
     std::int64_t elapsed = std::max<std::int64_t>(0, now - r.started_ms);
     next = iso_ms(r.started_ms + (elapsed / period + 1) * period);
   }
-  return object{{"running", r.running},       {"interval", r.interval}, {"current_index", idx},      {"count", count},
-                {"current_service", current}, {"next_switch_at", next}, {"server_time", iso_ms(now)}};
+  boost::json::array order;  // the rotation, so a screen lists its tiles the same way
+  for (const auto& s : list) order.push_back(s.id);
+  return object{{"running", r.running},       {"interval", r.interval},
+                {"current_index", idx},       {"count", count},
+                {"current_service", current}, {"next_switch_at", next},
+                {"server_time", iso_ms(now)}, {"order", std::move(order)}};
 }
 
 }  // namespace
+
+bool rotation_before(const RotationKey& a, const RotationKey& b) {
+  auto rank = [](const RotationKey& k) { return k.down ? 0 : k.pending ? 1 : 2; };
+  if (rank(a) != rank(b)) return rank(a) < rank(b);
+  if (a.down && a.down_since != b.down_since) return a.down_since < b.down_since;
+  return a.id < b.id;
+}
 
 std::int64_t kiosk_index(bool running, std::int64_t base, std::int64_t started_ms, int interval_s, std::int64_t now_ms,
                          std::int64_t count) {

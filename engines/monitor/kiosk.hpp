@@ -17,6 +17,16 @@ constexpr int kKioskMaxInterval = limits::kKioskIntervalMax;
 std::int64_t kiosk_index(bool running, std::int64_t base, std::int64_t started_ms, int interval_s, std::int64_t now_ms,
                          std::int64_t count);
 
+// The rotation's order (pure): problems first — down services, the longest outage first, then
+// pending ones (a failed check not yet confirmed) — then the rest by id.
+struct RotationKey {
+  std::int64_t id = 0;
+  bool down = false;
+  std::int64_t down_since = 0;  // seconds since 1970, when down
+  bool pending = false;
+};
+bool rotation_before(const RotationKey& a, const RotationKey& b);
+
 enum class KioskAction { Start, Stop, Next, Previous };
 
 // Applies the action (interval only for Start) and answers the state; State when no action.

@@ -4,6 +4,8 @@
 
 namespace dozor::monitor {
 
+bool is_pending(const db::services::Service& s) { return s.is_active && s.last_status == "down" && s.state != "down"; }
+
 std::vector<db::services::Service> list_services(db::Database& db, std::int64_t user_id) {
   std::vector<db::services::Service> out;
   db.run([&](db::Connection& c) { out = db::services::list_by_user(c, user_id); }, db::Retry::OnLostConnection);

@@ -8,6 +8,11 @@
 
 namespace dozor::monitor {
 
+// The latest check failed but the monitor has not (yet) confirmed an outage: the debounced state
+// is not down while a re-check, or another location, decides. Such a service is neither shown
+// as up nor counted as down (docs/monitoring.md, "Pending").
+bool is_pending(const db::services::Service& s);
+
 std::vector<db::services::Service> list_services(db::Database& db, std::int64_t user_id);
 // Throws Conflict when the owner already has max_per_user services.
 db::services::Service create_service(db::Database& db, const db::services::Service& s, int max_per_user);

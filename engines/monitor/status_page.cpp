@@ -6,6 +6,7 @@
 
 #include "db/status_repo.hpp"
 #include "engines/errors.hpp"
+#include "engines/monitor/uptime.hpp"
 #include "engines/text/utc_time.hpp"
 
 namespace dozor::monitor {
@@ -15,10 +16,10 @@ std::string day_of(std::int64_t epoch) { return text::utc_format(static_cast<std
 
 std::string iso_of(std::int64_t epoch) { return text::utc_format(static_cast<std::time_t>(epoch), text::kUtcIso); }
 
+// The one uptime definition (engines/monitor/uptime); a day nobody watched has no bar colour.
 boost::json::value percent(std::int64_t observed, std::int64_t down) {
-  if (observed <= 0) return nullptr;  // not watched that day: no bar colour, not 100 %
-  double up = 100.0 * static_cast<double>(observed - std::min(down, observed)) / static_cast<double>(observed);
-  return static_cast<double>(static_cast<std::int64_t>(up * 1000.0)) / 1000.0;  // 3 decimals, never rounded up to 100
+  auto p = uptime_percent(observed, down);
+  return p ? boost::json::value(*p) : boost::json::value(nullptr);
 }
 
 }  // namespace

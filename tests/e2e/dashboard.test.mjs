@@ -46,7 +46,8 @@ test('admin adds a service, checks it now, sees it up with a response time, dele
       assert.equal(await form.getByLabel('URL').getAttribute('aria-invalid'), 'true');
       await form.locator('.field-error[data-for="name"]').waitFor({ state: 'visible' });
 
-      // Valid service.
+      // Valid service: it is checked at once (issue 28 §5), not at the first slot of its schedule.
+      const hitsBeforeAdd = target.hits.length;
       await form.getByLabel('Name').fill(name);
       await form.getByLabel('URL').fill(target.url);
       await form.getByLabel('Check interval, seconds').fill('30');
@@ -57,13 +58,17 @@ test('admin adds a service, checks it now, sees it up with a response time, dele
       assert.equal(await urlError.isVisible(), false, 'errors cleared after success');
       createdId = Number(await row.getAttribute('data-service-id'));
       assert.ok(createdId > 0);
-      assert.equal(await row.locator('.badge').getAttribute('data-status'), 'unknown');
       assert.match(await row.textContent(), /every 30 s/);
+      const result = row.locator('[data-testid="check-result"]');
+      await result.waitFor();
+      assert.ok(target.hits.length > hitsBeforeAdd, 'the new service was checked without asking');
+      await row.locator('.badge[data-status="up"]').waitFor();
 
       // Check now: the backend really requests the target and the row shows the result.
+      await row.locator('[data-action="check"]:not([aria-busy="true"])').waitFor();
       const hitsBefore = target.hits.length;
       await row.getByRole('button', { name: `Check ${name} now`, exact: true }).click();
-      const result = row.locator('[data-testid="check-result"]');
+      await page.waitForFunction(() => document.querySelector('[data-action="check"][aria-busy="true"]') === null);
       await result.waitFor();
       const resultText = await result.textContent();
       assert.match(resultText, /Available/);

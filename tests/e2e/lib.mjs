@@ -234,10 +234,12 @@ export async function openVaultFolder(page, user, folder) {
 /**
  * A tiny HTTP server on 127.0.0.1 (random port); counts the requests it got. Answers 200, except
  * /status/NNN (that status) and /slow/MS (200 after MS milliseconds), so one target serves every
- * case a test needs.
+ * case a test needs. setDown(true) takes the whole site down (503 to everything) until
+ * setDown(false): a site that goes down while it is being monitored.
  */
 export async function startTarget() {
   const hits = [];
+  let down = false;
   const load = { inFlight: 0, maxInFlight: 0 }; // requests being answered at once (the slow ones)
   const server = createServer((req, res) => {
     hits.push({ method: req.method, url: req.url, userAgent: req.headers['user-agent'] || '' });
@@ -250,7 +252,8 @@ export async function startTarget() {
     };
     const status = /^\/status\/([1-5]\d\d)\b/.exec(req.url || '');
     const slow = /^\/slow\/(\d+)\b/.exec(req.url || '');
-    if (status) answer(Number(status[1]));
+    if (down) answer(503);
+    else if (status) answer(Number(status[1]));
     else if (slow) setTimeout(() => answer(200), Math.min(Number(slow[1]), 30_000));
     else answer(200);
   });
@@ -264,6 +267,7 @@ export async function startTarget() {
     port,
     hits,
     load,
+    setDown: (value) => { down = Boolean(value); },
     close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
   };
 }
@@ -281,3 +285,16 @@ export async function loginViaForm(page, username, password, { next } = {}) {
 export async function waitLoaded(page) {
   await page.waitForSelector('body[data-loaded="true"]', { state: 'attached' });
 }
+
+/**
+ * Keeps a screenshot of what a test looked at (ARTIFACTS/pages/<name>.png), so the pages a change
+ * touched can be looked at in both languages and sizes after the run.
+ */
+export async function keepScreenshot(page, name, { fullPage = true } = {}) {
+  const dir = path.join(ARTIFACTS, 'pages');
+  await mkdir(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${safeFileName(name)}.png`), fullPage });
+}
+
+/** The viewports of issue 28's proof: a laptop and a phone. */
+export const VIEWPORTS = { laptop: { width: 1366, height: 768 }, phone: { width: 390, height: 844 } };

@@ -695,10 +695,14 @@ SERVICE_FIELDS = {
     # additive (issue 7): grouping, the monitor's debounced view and the check options
     "group_id", "state", "down_since", "last_error", "cert_expires_at",
     "method", "expected_status", "keyword", "keyword_absent", "slow_ms",
+    # additive (issue 28 §5): a failed check not yet confirmed, and when dozord checks next
+    "pending", "next_check_at",
 }
 GROUP_FIELDS = {"id", "name", "description", "color", "services_count",
                 # additive (issue 7 §4): the group's public status page
-                "status_slug", "status_public", "status_show_urls", "status_announcement"}
+                "status_slug", "status_public", "status_show_urls", "status_announcement",
+                # additive (issue 28 §1): the page's public title (the name when null)
+                "status_title"}
 ONESHOT_FIELDS = {"service_id", "checked_at", "is_available", "status_code", "response_time_ms", "error"}
 SECRET_KEY_RE = re.compile(r"pass|hash|secret|salt", re.I)
 

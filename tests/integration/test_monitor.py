@@ -74,6 +74,12 @@ class MonitorTest(dc.DozorTestCase):
             failed_at = time.monotonic()
             dc.wait_until(lambda: (self.state(svc["id"]) or [0, "0"])[1] == "1", 2 * INTERVAL, 0.3)
             self.assertEqual(self.state(svc["id"])[0], "up", "one failure must not make it down")
+            # ... but the list does not call it a plain Up either: Pending, with the error.
+            listed = [s for s in dc.get("/api/v1/services", token=user.token).json if s["id"] == svc["id"]][0]
+            if listed["state"] == "up":  # the re-check may already have made it down
+                self.assertTrue(listed["pending"], listed)
+                self.assertEqual(listed["last_status"], "down", listed)
+                self.assertIn("500", listed["last_error"] or "", listed)
             self.wait_state(svc["id"], "down", 3 * INTERVAL)
             # The second failure came by the re-check (≤ 10 s after the first), not a full interval.
             fails = [t for t in flip.times if t >= failed_at]
@@ -82,6 +88,7 @@ class MonitorTest(dc.DozorTestCase):
 
             listed = [s for s in dc.get("/api/v1/services", token=user.token).json if s["id"] == svc["id"]][0]
             self.assertEqual(listed["last_status"], "down", listed)
+            self.assertFalse(listed["pending"], "a confirmed outage is Down, not Pending: %r" % listed)
             incident = rows("SELECT id, ended_at IS NULL, cause FROM incidents WHERE service_id = %d" % svc["id"])
             self.assertEqual(len(incident), 1, incident)
             self.assertEqual(incident[0][1], "1")
@@ -97,9 +104,29 @@ class MonitorTest(dc.DozorTestCase):
             # Checks never wrote the owner's row.
             self.assertEqual(rows("SELECT services_rev FROM users WHERE id = %d" % user.id)[0][0], rev)
             self.assertRollupsMatchHistory(svc["id"])
+            self.assertOneUptime(user, svc["id"])
             phases = rows("SELECT COUNT(*) FROM checks WHERE service_id = %d AND location = 'default'"
                           " AND connect_ms IS NOT NULL" % svc["id"])
             self.assertGreater(int(phases[0][0]), 0)
+
+    def assertOneUptime(self, user, sid):
+        """Uptime is one figure wherever it is shown (docs/monitoring.md "Uptime"): the summary
+        (dashboard, kiosk), the history's bars and the rollups' watched time not down. dozord
+        goes on checking meanwhile, so the reads are repeated until one round agrees."""
+        seen = []
+
+        def agree():
+            row = [r for r in dc.get("/api/v1/analytics/summary", token=user.token).json["services"]
+                   if r["id"] == sid][0]
+            h24 = dc.get("/api/v1/services/%d/history?window=24h" % sid, token=user.token).json
+            h30 = dc.get("/api/v1/services/%d/history?window=30d" % sid, token=user.token).json
+            observed, down = (int(v) for v in rows(
+                "SELECT SUM(observed_ms), SUM(down_ms) FROM rollup_hourly WHERE service_id = %d" % sid)[0])
+            want = int((observed - down) * 100000 // observed) / 1000
+            seen.append((want, row["uptime_24h"], h24["uptime"], row["uptime_30d"], h30["uptime"]))
+            return want < 100.0 and row["uptime_24h"] == want == h24["uptime"] and h30["uptime"] == row["uptime_30d"]
+
+        self.assertTrue(dc.wait_until(agree, 20, 0.1), seen[-5:])
 
     def assertRollupsMatchHistory(self, sid):
         """The hourly and daily rollups hold exactly what the raw history says: the counts and

@@ -75,6 +75,27 @@ class StatusPageTest(dc.DozorTestCase):
                 self.assertEqual(r.status, 422, r)
         self.assertEqual(dc.get("/api/v1/groups", token=b.token).json, [])
 
+    def test_the_public_title_is_its_own_and_falls_back_to_the_group_name(self):
+        user = self.new_user("sttitle")
+        slug = dc.unique_name("title").lower().replace("_", "-")
+        group = self.publish(user, slug, name="prod-eu-internal", status_title="Acme status")
+        self.assertEqual(group["status_title"], "Acme status")
+        self.assertEqual(dc.get("/api/status/" + slug).json["title"], "Acme status")
+        r = dc.put("/api/v1/groups/%d" % group["id"], {"status_title": None}, token=user.token)
+        self.assertEqual(r.status, 200, r)
+        self.assertIsNone(r.json["status_title"])
+        self.assertEqual(r.json["name"], "prod-eu-internal")
+        fallback = dc.wait_until(lambda: dc.get("/api/v1/status/" + slug).json["title"] == "prod-eu-internal", 15, 0.5)
+        self.assertTrue(fallback, "the title never fell back to the group's name")
+        for bad in ("", "x" * 256):
+            with self.subTest(title=len(bad)):
+                r = dc.put("/api/v1/groups/%d" % group["id"], {"status_title": bad}, token=user.token)
+                self.assertEqual(r.status, 422, r)
+        # Unpublishing takes the page down (after the page cache's few seconds).
+        dc.put("/api/v1/groups/%d" % group["id"], {"status_public": False}, token=user.token)
+        gone = dc.wait_until(lambda: dc.get("/api/status/" + slug).status == 404, 15, 0.5)
+        self.assertTrue(gone, "an unpublished page stayed up")
+
     def test_the_page_itself_is_served_by_nginx_for_any_slug(self):
         r = dc.get("/status/whatever-slug")
         self.assertEqual(r.status, 200, r)

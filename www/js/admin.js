@@ -1,9 +1,10 @@
-// Admin panel: users (GET/POST /api/admin/users, PUT/DELETE /api/admin/users/{id}), a
+// Admin panel: users (GET/POST /api/admin/users, PUT/DELETE /api/admin/users/{id}; the list
+// searched by name or e-mail and shown in pages of PAGE_SIZE in the page), a
 // read-only view of a user's services, and the vault's access rules and audit log
 // (admin-vault.js). Non-admins see a refusal and no admin call is made.
 import { api } from './api.js';
 import { initVaultAdmin, setVaultUsers, reloadRules } from './admin-vault.js';
-import { t, formatDate, formatDateTime, formatMs } from './i18n.js';
+import { t, lang, formatDate, formatDateTime, formatMs } from './i18n.js';
 import { initPage } from './shell.js';
 import {
   el, statusBadge, toast, busy, confirmDialog, clearErrors, showErrors, showFormAlert, linkFieldDescriptions,
@@ -11,7 +12,8 @@ import {
 
 const API = '/api/admin/users';
 
-const state = { me: null, users: [], editing: null };
+const PAGE_SIZE = 25;
+const state = { me: null, users: [], editing: null, q: '', page: 0 };
 
 const usersBody = document.getElementById('users-body');
 const usersError = document.getElementById('users-error');
@@ -61,10 +63,32 @@ function renderRow(user) {
   );
 }
 
+/** Users whose name or e-mail contains the search (case-insensitive). */
+function matching() {
+  const q = state.q.toLocaleLowerCase(lang);
+  if (!q) return state.users;
+  return state.users.filter((u) => u.username.toLocaleLowerCase(lang).includes(q)
+    || String(u.email || '').toLocaleLowerCase(lang).includes(q));
+}
+
 function render() {
-  document.getElementById('users-empty').hidden = state.users.length > 0;
-  document.getElementById('users-table').hidden = state.users.length === 0;
-  usersBody.replaceChildren(...state.users.map(renderRow));
+  const $ = (id) => document.getElementById(id);
+  const list = matching();
+  const pages = Math.max(1, Math.ceil(list.length / PAGE_SIZE));
+  state.page = Math.min(state.page, pages - 1);
+  const shown = list.slice(state.page * PAGE_SIZE, (state.page + 1) * PAGE_SIZE);
+  $('users-empty').hidden = state.users.length > 0;
+  $('users-filter').hidden = state.users.length === 0;
+  $('users-nomatch').hidden = state.users.length === 0 || list.length > 0;
+  $('users-table').hidden = shown.length === 0;
+  usersBody.replaceChildren(...shown.map(renderRow));
+  $('users-count').textContent = state.users.length ? t('user.shownOf', {
+    from: list.length ? state.page * PAGE_SIZE + 1 : 0, to: state.page * PAGE_SIZE + shown.length, n: list.length, total: state.users.length,
+  }) : '';
+  $('users-pager').hidden = pages <= 1;
+  $('users-page').textContent = t('dash.pageOf', { page: state.page + 1, pages });
+  $('users-prev').disabled = state.page === 0;
+  $('users-next').disabled = state.page >= pages - 1;
 }
 
 async function load() {
@@ -235,6 +259,11 @@ async function main() {
   document.getElementById('edit-cancel').addEventListener('click', () => editDialog.close());
   document.getElementById('services-close').addEventListener('click', () => servicesDialog.close());
   document.getElementById('refresh').addEventListener('click', () => load());
+  const search = document.getElementById('users-search');
+  document.getElementById('users-filter').addEventListener('submit', (e) => e.preventDefault());
+  search.addEventListener('input', () => { state.q = search.value.trim(); state.page = 0; render(); });
+  document.getElementById('users-prev').addEventListener('click', () => { state.page -= 1; render(); document.getElementById('users-heading').focus(); });
+  document.getElementById('users-next').addEventListener('click', () => { state.page += 1; render(); document.getElementById('users-heading').focus(); });
   await load();
   if (document.getElementById('denied').hidden) await initVaultAdmin({ users: state.users, onDenied: showDenied });
   if (document.getElementById('denied').hidden) {

@@ -8,6 +8,7 @@ import { checkErrorText } from './messages.js';
 import { el } from './ui.js';
 
 const WINDOWS = ['24h', '7d', '30d'];
+const WINDOW_SECONDS = { '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 };
 const HEIGHT = 180;
 const UPLOT_JS = '/vendor/uplot/uPlot.iife.min.js';
 const UPLOT_CSS = '/vendor/uplot/uPlot.min.css';
@@ -48,6 +49,41 @@ function responseData(points) {
   return [xs, avg, p95];
 }
 
+/**
+ * The window's bounds in seconds: the server's `from`/`to` (its clock), else the last 24 h / 7 d
+ * / 30 d before now. The time axis spans exactly these, whatever the data (uPlot would otherwise
+ * pad one point into years).
+ */
+function windowRange(history, window) {
+  const to = Date.parse(history?.to || '');
+  const from = Date.parse(history?.from || '');
+  if (!Number.isNaN(to) && !Number.isNaN(from) && to > from) return [Math.floor(from / 1000), Math.floor(to / 1000)];
+  const now = Math.floor(Date.now() / 1000);
+  return [now - WINDOW_SECONDS[window], now];
+}
+
+/**
+ * Uptime bars from the server's `uptime_buckets` (the one uptime definition: watched time not
+ * down, docs/monitoring.md), a bar per hour (24 h, 7 d) or day (30 d); a bucket with down time
+ * in the outage colour.
+ */
+function bucketData(buckets) {
+  const xs = [];
+  const good = [];
+  const bad = [];
+  let observed = 0;
+  let down = 0;
+  for (const b of buckets) {
+    xs.push(epoch(b.t));
+    const pct = b.uptime ?? null;
+    good.push(pct !== null && !(b.down_ms > 0) ? pct : null);
+    bad.push(pct !== null && b.down_ms > 0 ? Math.max(pct, 2) : null);
+    observed += Number(b.observed_ms) || 0;
+    down += Number(b.down_ms) || 0;
+  }
+  return { data: [xs, good, bad], observed, down };
+}
+
 /** Uptime per bucket (an hour for 24 h and 7 d, a day for 30 d): percent of successful checks. */
 function uptimeData(points, window) {
   const size = window === '30d' ? 86400 : 3600;
@@ -72,39 +108,76 @@ function uptimeData(points, window) {
   return { data: [xs, good, bad], buckets, xs, size };
 }
 
+// Axis labels in the page's language (24-hour in Russian): times within a day, dates beyond.
+const timeOnly = new Intl.DateTimeFormat(lang, { hour: 'numeric', minute: '2-digit' });
+const dayMonth = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short' });
+const dayTime = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' });
+
+function timeLabels(u, splits) {
+  const span = (u.scales.x.max ?? 0) - (u.scales.x.min ?? 0);
+  const fmt = span <= 2 * 86_400 ? timeOnly : dayMonth;
+  return splits.map((v) => (v === null ? '' : fmt.format(new Date(v * 1000))));
+}
+
 function axes(unit) {
   const stroke = cssColor('--muted');
   const grid = { stroke: cssColor('--border'), width: 1 };
   return [
-    { stroke, grid, ticks: grid },
-    { stroke, grid, ticks: grid, size: 56, values: (u, vals) => vals.map((v) => (v === null ? '' : `${v}${unit}`)) },
+    // space: at least this many pixels per label, so labels never overlap (phones included).
+    { stroke, grid, ticks: grid, space: 72, values: timeLabels },
+    { stroke, grid, ticks: grid, size: 60, values: (u, vals) => vals.map((v) => (v === null ? '' : `${v}${unit}`)) },
   ];
 }
 
-function responseChart(uPlot, target, data, width) {
+/** The legend's time: the point under the cursor, to the minute, in the page's language. */
+function legendTime(u, v) {
+  return v === null || v === undefined ? t('common.dash') : dayTime.format(new Date(v * 1000));
+}
+
+/**
+ * The legend shows the values under the cursor; away from the chart, the latest point's (never
+ * an empty legend). Each chart keeps its uPlot on the node (`node.uplot`) for the tests.
+ */
+function legendFollowsCursor(data) {
+  const last = () => {
+    for (let i = data[0].length - 1; i >= 0; i -= 1) if (data.slice(1).some((ys) => ys[i] !== null)) return i;
+    return data[0].length - 1;
+  };
+  return {
+    ready: [(u) => { u.root.parentNode.uplot = u; u.setLegend({ idx: last() }); }],
+    setCursor: [(u) => { if (u.cursor.idx === null || u.cursor.idx === undefined) u.setLegend({ idx: last() }); }],
+  };
+}
+
+function responseChart(uPlot, target, data, width, range) {
   return new uPlot({
     width,
     height: HEIGHT,
-    scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(10, max * 1.1)] } },
+    // Seconds since 1970 on x (uPlot's default unit), fixed to the window.
+    scales: { x: { time: true, range: () => range }, y: { range: (u, min, max) => [0, Math.max(10, (max ?? 0) * 1.1)] } },
     axes: axes(` ${t('chart.msUnit')}`),
+    legend: { live: true },
+    hooks: legendFollowsCursor(data),
     series: [
-      { value: (u, v) => (v === null ? '' : formatDateTime(new Date(v * 1000))) },
-      { label: t('chart.avg'), stroke: cssColor('--accent'), width: 2, value: (u, v) => formatMs(v) },
-      { label: t('chart.p95'), stroke: cssColor('--warn'), width: 1, dash: [4, 4], value: (u, v) => formatMs(v) },
+      { label: t('chart.time'), value: legendTime },
+      { label: t('chart.avg'), stroke: cssColor('--accent'), width: 2, spanGaps: true, value: (u, v) => formatMs(v) },
+      { label: t('chart.p95'), stroke: cssColor('--warn'), width: 1, dash: [4, 4], spanGaps: true, value: (u, v) => formatMs(v) },
     ],
   }, data, target);
 }
 
-function uptimeChart(uPlot, target, data, width) {
+function uptimeChart(uPlot, target, data, width, range) {
   const bars = uPlot.paths.bars({ size: [0.8, 24], align: 1 });
-  const pct = (u, v) => (v === null ? '' : `${v} %`);
+  const pct = (u, v) => (v === null || v === undefined ? t('common.dash') : `${Number(v).toLocaleString(lang)} %`);
   return new uPlot({
     width,
     height: HEIGHT,
-    scales: { x: { time: true }, y: { range: [0, 100] } },
+    scales: { x: { time: true, range: () => range }, y: { range: [0, 100] } },
     axes: axes(' %'),
+    legend: { live: true },
+    hooks: legendFollowsCursor(data),
     series: [
-      { value: (u, v) => (v === null ? '' : formatDateTime(new Date(v * 1000))) },
+      { label: t('chart.time'), value: legendTime },
       { label: t('chart.uptimeFull'), fill: cssColor('--up'), stroke: cssColor('--up'), paths: bars, points: { show: false }, value: pct },
       { label: t('chart.uptimeFailures'), fill: cssColor('--down'), stroke: cssColor('--down'), paths: bars, points: { show: false }, value: pct },
     ],
@@ -196,18 +269,30 @@ export function renderDetails(box, s, { api }) {
     rtPlot.setAttribute('aria-label', t('chart.responseSummary', {
       window: t(`chart.window.${asked}`), avg: formatMs(avg), max: formatMs(times.length ? Math.max(...times) : null),
     }));
-    const up = uptimeData(points, asked);
+    const range = windowRange(history, asked);
     let checks = 0;
     let failures = 0;
-    for (const b of up.buckets.values()) { checks += b.checks; failures += b.failures; }
-    upPlot.setAttribute('aria-label', t('chart.uptimeSummary', {
-      window: t(`chart.window.${asked}`),
-      pct: checks ? (Math.round(((checks - failures) / checks) * 10000) / 100).toLocaleString(lang) : '—',
-      failures,
-    }));
+    for (const p of points) { checks += Number(p.checks) || 0; failures += Number(p.failures) || 0; }
+    let upData;
+    if (Array.isArray(history.uptime_buckets)) {
+      // The server's uptime (the figure the summary, the kiosk and the status page show).
+      upData = bucketData(history.uptime_buckets).data;
+      upPlot.setAttribute('aria-label', t('chart.uptimeSummary', {
+        window: t(`chart.window.${asked}`),
+        pct: history.uptime === null || history.uptime === undefined ? t('common.dash') : Number(history.uptime).toLocaleString(lang),
+        failures,
+      }));
+    } else {
+      upData = uptimeData(points, asked).data;
+      upPlot.setAttribute('aria-label', t('chart.uptimeSummary', {
+        window: t(`chart.window.${asked}`),
+        pct: checks ? (Math.round(((checks - failures) / checks) * 10000) / 100).toLocaleString(lang) : '—',
+        failures,
+      }));
+    }
     const width = (node) => node.clientWidth || box.clientWidth || 600;
-    plots.push([responseChart(uPlot, rtPlot, rt, width(rtPlot)), rtPlot]);
-    plots.push([uptimeChart(uPlot, upPlot, up.data, width(upPlot)), upPlot]);
+    plots.push([responseChart(uPlot, rtPlot, rt, width(rtPlot), range), rtPlot]);
+    plots.push([uptimeChart(uPlot, upPlot, upData, width(upPlot), range), upPlot]);
   }
 
   async function drawIncidents() {

@@ -1,13 +1,14 @@
-// Dashboard: the caller's services, problems first (down, then slow, then certificate warnings,
-// then the rest), with search, state and group filters, grouping with collapsible groups, pages of
+// Dashboard: the caller's services, problems first (down, then pending, slow, certificate
+// warnings, then the rest), with search, state and group filters, grouping with collapsible groups, pages of
 // PAGE_SIZE rows (1,000 services stay quick), "Check all" bounded like the server's check slots,
 // edit and pause per service, per-service charts and incidents, and a banner with the age of the
 // data when the API cannot be reached (the last data stays on screen).
 //
 // API: GET/POST /api/v1/services, PUT/DELETE /api/v1/services/{id}, POST …/{id}/check,
 // GET …/{id}/history?window=…, GET …/{id}/incidents, GET /api/v1/analytics/summary (p95 per
-// service), GET/POST /api/v1/groups. Fields added later (state, down_since, slow_ms, group_id …)
-// are feature-detected: without them the page falls back to last_status and hides their controls.
+// service), GET/POST /api/v1/groups (the groups panel: js/groups.js). Fields added later (state,
+// down_since, slow_ms, group_id, pending …) are feature-detected: without them the page falls
+// back to last_status and hides their controls.
 import { api } from './api.js';
 import { t, lang, formatRelative, formatDateTime, formatMs, formatDuration } from './i18n.js';
 import { checkErrorText } from './messages.js';
@@ -17,9 +18,13 @@ import {
   openDialog, gradeBadge,
 } from './ui.js';
 import { renderDetails } from './charts.js';
+import { initGroups, renderGroups } from './groups.js';
 
 const API = '/api/v1/services';
 const REFRESH_MS = 30_000;
+// While a failure waits for its re-check (≤ 10 s) or a new service for its first check, the
+// list is read again this often, so the page follows the monitor instead of lagging 30 s.
+const FAST_REFRESH_MS = 4_000;
 const PAGE_SIZE = 50;
 const CHECK_ALL_PARALLEL = 2; // the server's default check slots per user (limits.check_slots_per_user)
 const CERT_WARN_DAYS = 14;
@@ -85,21 +90,33 @@ function certWarning(s) {
   return days !== null && days < CERT_WARN_DAYS;
 }
 
-/** The row's state: down, slow, up, unknown or paused (cert warnings are a flag beside it). */
+/**
+ * The latest check failed but the monitor has not confirmed an outage (the server's `pending`;
+ * for servers without it: a failed last check of a service whose debounced state is not down).
+ */
+function isPending(s) {
+  if (s.is_active === false) return false;
+  if (typeof s.pending === 'boolean') return s.pending;
+  return s.state !== undefined && s.state !== 'down' && s.last_status === 'down';
+}
+
+/** The row's state: down, pending, slow, up, unknown or paused (cert warnings are a flag beside it). */
 function kindOf(s) {
   if (s.is_active === false) return 'paused';
+  if (isPending(s)) return 'pending';
   const h = health(s);
   if (h === 'up' && isSlow(s)) return 'slow';
   return h;
 }
 
-/** 0 down, 1 slow, 2 certificate warning, 3 the rest, 4 paused: problems first. */
+/** 0 down, 1 pending, 2 slow, 3 certificate warning, 4 the rest, 5 paused: problems first. */
 function rank(s) {
   const k = kindOf(s);
   if (k === 'down') return 0;
-  if (k === 'slow') return 1;
-  if (k !== 'paused' && certWarning(s)) return 2;
-  return k === 'paused' ? 4 : 3;
+  if (k === 'pending') return 1;
+  if (k === 'slow') return 2;
+  if (k !== 'paused' && certWarning(s)) return 3;
+  return k === 'paused' ? 5 : 4;
 }
 
 const collator = new Intl.Collator(lang, { sensitivity: 'base', numeric: true });
@@ -112,11 +129,11 @@ function compare(a, b) {
     const da = Date.parse(a.down_since || '') || Infinity;
     const db = Date.parse(b.down_since || '') || Infinity;
     if (da !== db) return da - db;
-  } else if (ra === 1) { // the furthest over its threshold first
+  } else if (ra === 2) { // the furthest over its threshold first
     const oa = a.last_response_time / slowThreshold(a).ms;
     const ob = b.last_response_time / slowThreshold(b).ms;
     if (oa !== ob) return ob - oa;
-  } else if (ra === 2) {
+  } else if (ra === 3) {
     const diff = certDaysLeft(a) - certDaysLeft(b);
     if (diff) return diff;
   }
@@ -145,7 +162,7 @@ function matches(s) {
   const k = kindOf(s);
   switch (f.state) {
     case 'all': return true;
-    case 'problems': return rank(s) <= 2;
+    case 'problems': return rank(s) <= 3;
     case 'cert': return certWarning(s);
     default: return k === f.state;
   }
@@ -182,9 +199,22 @@ function column(key, ...content) {
   return el('td', { dataset: { label: t(key) } }, ...content);
 }
 
-function timeCell(value) {
-  if (!value) return el('span', { class: 'muted' }, t('common.never'));
-  return el('time', { datetime: value, title: formatDateTime(value), dataset: { relative: '' } }, formatRelative(value));
+/** Seconds until an ISO time (at least 0), or null. */
+function secondsUntil(iso) {
+  const at = Date.parse(iso || '');
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+function timeCell(s) {
+  const value = s.last_checked_at;
+  if (value) {
+    return el('time', { datetime: value, title: formatDateTime(value), dataset: { relative: '' } }, formatRelative(value));
+  }
+  if (s.is_active === false) return el('span', { class: 'muted' }, t('common.never'));
+  // Never checked yet: say when it will be, not just "never".
+  const wait = secondsUntil(s.next_check_at);
+  return el('span', { class: 'muted', dataset: { field: 'first-check' } },
+    wait ? t('svc.firstCheckIn', { seconds: wait }) : t('svc.firstCheckSoon'));
 }
 
 function resultLine(service) {
@@ -217,6 +247,10 @@ function resultLine(service) {
 
 function stateBadge(kind) {
   if (kind === 'up' || kind === 'down' || kind === 'unknown') return statusBadge(kind);
+  if (kind === 'pending') {
+    return el('span', { class: 'badge badge-pending', dataset: { status: kind }, title: t('svc.pendingTitle') },
+      el('span', { class: 'badge-dot', 'aria-hidden': 'true' }), t('status.pending'));
+  }
   return el('span', { class: `badge badge-${kind}`, dataset: { status: kind } },
     el('span', { class: 'badge-dot', 'aria-hidden': 'true' }), t(`status.${kind}`));
 }
@@ -228,7 +262,12 @@ function statusCell(s, kind) {
       t('svc.downSince', { duration: formatDuration(Date.now() - Date.parse(s.down_since)) }), ' · ',
       el('time', { datetime: s.down_since, title: formatDateTime(s.down_since) }, formatDateTime(s.down_since))));
   }
-  if (kind === 'down' && s.last_error) {
+  if (kind === 'pending') {
+    const wait = secondsUntil(s.next_check_at);
+    lines.push(el('div', { class: 'pending-note small', dataset: { field: 'pending' } },
+      wait ? t('svc.recheckIn', { seconds: wait }) : t('svc.recheckSoon')));
+  }
+  if ((kind === 'down' || kind === 'pending') && s.last_error) {
     const why = checkErrorText(s.last_error, null, lang);
     if (why) lines.push(el('div', { class: 'last-error small', title: why.original }, why.text));
   }
@@ -237,7 +276,8 @@ function statusCell(s, kind) {
     lines.push(el('div', {}, el('span', { class: 'tag tag-warn', dataset: { field: 'cert' }, title: formatDateTime(s.cert_expires_at) },
       days <= 0 ? t('svc.certExpired') : t('svc.certExpires', { days: Math.max(0, Math.floor(days)) }))));
   }
-  return el('td', { dataset: { label: t('svc.col.status') } }, ...lines);
+  // One block: on phones the cell is a label/value grid, and every line belongs to the value.
+  return el('td', { dataset: { label: t('svc.col.status') } }, el('div', { class: 'cell-stack' }, ...lines));
 }
 
 function responseCell(s, kind) {
@@ -293,7 +333,7 @@ function renderRow(s) {
       resultLine(s)),
     statusCell(s, kind),
     responseCell(s, kind),
-    el('td', { class: 'nowrap', dataset: { label: t('svc.col.checked'), field: 'checked' } }, timeCell(s.last_checked_at)),
+    el('td', { class: 'nowrap', dataset: { label: t('svc.col.checked'), field: 'checked' } }, timeCell(s)),
     el('td', { class: 'nowrap', dataset: { label: t('svc.col.interval') } }, t('svc.every', { n: s.check_interval ?? 60 })),
     el('td', { class: 'actions', dataset: { label: t('svc.col.actions') } }, el('div', { class: 'btn-row' }, buttons)),
   );
@@ -327,7 +367,7 @@ function renderGroupHeader({ group, members }) {
 }
 
 function renderStats() {
-  const count = { up: 0, down: 0, slow: 0, unknown: 0, cert: 0 };
+  const count = { up: 0, down: 0, slow: 0, unknown: 0, cert: 0, pending: 0 };
   for (const s of state.services) {
     const k = kindOf(s);
     if (k === 'paused') continue; // counted in the total only
@@ -338,12 +378,17 @@ function renderStats() {
   $('stat-total').textContent = String(state.services.length);
   $('stat-up').textContent = String(count.up + count.slow);
   for (const k of ['down', 'slow', 'unknown', 'cert']) $(`stat-${k}`).textContent = String(count[k]);
+  // Pending is neither up nor down: its own figure, shown while there is one.
+  $('stat-pending').textContent = String(count.pending);
+  $('stat-pending-box').hidden = count.pending === 0;
 }
 
 function render() {
   $('services-loading').hidden = true;
   const empty = state.services.length === 0;
   $('services-empty').hidden = !empty;
+  // Nothing to list yet: "add your first site" comes first (on a phone, before the empty list).
+  document.body.classList.toggle('dash-empty', empty);
   const list = filtered();
   const all = items(list);
   const pages = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
@@ -437,6 +482,16 @@ function fillGroupControls() {
   select.value = options.some(([v]) => v === state.filter.group) ? state.filter.group : 'all';
 }
 
+let refreshTimer = 0;
+
+/** The next reload: soon while a few services wait for a re-check or their first check. */
+function scheduleRefresh(failed = false) {
+  clearTimeout(refreshTimer);
+  const settling = state.services.filter((s) => s.is_active !== false && (isPending(s) || !s.last_checked_at)).length;
+  const ms = !failed && settling > 0 && settling <= PAGE_SIZE ? FAST_REFRESH_MS : REFRESH_MS;
+  refreshTimer = setTimeout(() => { if (document.hidden) scheduleRefresh(); else load(); }, ms);
+}
+
 async function load() {
   try {
     const [list] = await Promise.all([api(API), loadExtras()]);
@@ -445,11 +500,14 @@ async function load() {
     state.loadedAt = Date.now();
     $('services-error').hidden = true;
     fillGroupControls();
+    renderGroups(state.groupsSupported);
     render();
+    scheduleRefresh();
   } catch (err) {
     if (err.status === 401) return;
     $('services-loading').hidden = true;
     showFailure(err);
+    scheduleRefresh(true);
   }
 }
 
@@ -460,8 +518,11 @@ function applyResult(id, r) {
     s.last_status = r.is_available ? 'up' : 'down';
     s.last_response_time = r.response_time_ms ?? null;
     s.last_checked_at = r.checked_at || new Date().toISOString();
-    // The debounced state belongs to the server; a fresh success of an unknown service is up.
-    if (s.state === 'unknown' || s.state === undefined) s.state = s.last_status;
+    if (!('state' in s)) return; // an older server: the last check is all there is
+    // The debounced state belongs to the server; a fresh success of an unknown service is up,
+    // and a failure the monitor has not confirmed is Pending, not Up (nor yet Down).
+    if (r.is_available && s.state === 'unknown') s.state = 'up';
+    s.pending = s.is_active !== false && !r.is_available && s.state !== 'down';
   }
 }
 
@@ -778,11 +839,16 @@ async function onAdd(event) {
   if (created && created.id !== undefined) {
     state.services = state.services.filter((x) => x.id !== created.id).concat(created);
     render();
+    scheduleRefresh();
   } else {
     await load();
   }
   toast(t('svc.added', { name: created?.name ?? '' }), 'success');
   form.elements.name.focus();
+  // A new site is checked at once, not at the first slot of its schedule.
+  const button = created?.id !== undefined && created.is_active !== false
+    ? body.querySelector(`tr[data-service-id="${created.id}"] [data-action="check"]`) : null;
+  if (button) await checkNow(created.id, button);
 }
 
 function refreshRelativeTimes() {
@@ -805,6 +871,7 @@ async function main() {
   form.addEventListener('submit', onAdd);
   editForm.addEventListener('submit', onEditSubmit);
   $('edit-cancel').addEventListener('click', () => editDialog.close());
+  initGroups({ services: () => state.services, groups: () => state.groups, reload: load });
   prefillFromQuery();
   filtersFromQuery();
   filters.addEventListener('input', onFilter);
@@ -816,7 +883,6 @@ async function main() {
   $('pager-next').addEventListener('click', () => { state.page += 1; render(); $('list-heading').focus(); });
   await load();
   document.body.dataset.loaded = 'true';
-  setInterval(() => { if (!document.hidden) load(); }, REFRESH_MS);
   setInterval(refreshRelativeTimes, 15_000);
 }
 

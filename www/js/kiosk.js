@@ -3,7 +3,7 @@
 // user shows the same site. When the server cannot be reached (network loss, an expired
 // session) it keeps cycling on its own with the data it has, and says so.
 import { api } from './api.js';
-import { t, formatRelative, formatDateTime, formatMs } from './i18n.js';
+import { t, lang, formatRelative, formatDateTime, formatMs } from './i18n.js';
 import { initPage } from './shell.js';
 import { el, statusBadge, statusKind, gradeBadge } from './ui.js';
 import { loadUplot } from './charts.js';
@@ -28,6 +28,7 @@ const state = {
   uptime: new Map(), // service id → uptime_24h from the analytics summary
   sparks: new Map(), // service id → { at, data } of its 24 h history
   grades: new Map(), // service id → its latest stored audit (/api/v1/audit/services; the kiosk state adds findings)
+  order: [], // the server's rotation (kiosk state `order`): problems first
 };
 
 const $ = (id) => document.getElementById(id);
@@ -58,6 +59,28 @@ function fillIntervals() {
 
 function current() {
   return state.services[state.index] || null;
+}
+
+/** The kiosk's kind of a site: down (confirmed), pending (a failure being re-checked), up, unknown. */
+function kindOf(s) {
+  if (s.is_active && s.state === 'down') return 'down';
+  if (s.is_active && s.pending) return 'pending';
+  if (s.state === 'up') return 'up';
+  return statusKind(s.last_status);
+}
+
+function badgeFor(s, extra = '') {
+  const kind = kindOf(s);
+  if (kind !== 'pending') return statusBadge(kind, extra);
+  return el('span', { class: `badge badge-pending ${extra}`.trim(), dataset: { status: kind } },
+    el('span', { class: 'badge-dot', 'aria-hidden': 'true' }), t('status.pending'));
+}
+
+/** Sites in the server's rotation order (problems first); ones it does not name yet, after. */
+function ordered(list) {
+  if (!state.order.length) return list;
+  const at = new Map(state.order.map((id, i) => [id, i]));
+  return [...list].sort((a, b) => (at.get(a.id) ?? Infinity) - (at.get(b.id) ?? Infinity) || a.id - b.id);
 }
 
 function isDown(s) {
@@ -123,10 +146,10 @@ function renderStage() {
   const s = current();
   renderAlert();
   if (!s) { stage.hidden = true; stage.replaceChildren(); return; }
-  const kind = statusKind(s.last_status);
+  const kind = kindOf(s);
   stage.hidden = false;
   stage.replaceChildren(el('article', { class: `spot spot-${kind}`, dataset: { serviceId: s.id, status: kind } },
-    el('div', { class: 'spot-status' }, statusBadge(s.last_status, 'badge-xl'),
+    el('div', { class: 'spot-status' }, badgeFor(s, 'badge-xl'),
       s.is_active ? null : el('span', { class: 'tag' }, t('svc.inactive'))),
     el('h2', { class: 'spot-name' }, s.name),
     el('p', { class: 'spot-url' }, s.url),
@@ -143,13 +166,15 @@ function renderStage() {
       el('div', { class: 'spot-metric' },
         el('dt', {}, t('kiosk.uptime')),
         el('dd', { dataset: { metric: 'uptime' } },
-          state.uptime.get(s.id) == null ? '—' : `${Number(state.uptime.get(s.id)).toFixed(2)} %`)),
+          state.uptime.get(s.id) == null ? '—'
+            : `${Number(state.uptime.get(s.id)).toLocaleString(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 })} %`)),
       el('div', { class: `spot-metric${certWarn(s) ? ' spot-metric-warn' : ''}` },
         el('dt', {}, t('kiosk.cert')),
         el('dd', { dataset: { metric: 'cert' } }, certText(s))),
       el('div', { class: 'spot-metric' },
         el('dt', {}, t('kiosk.security')),
-        el('dd', { dataset: { metric: 'grade' } }, gradeBadge(state.grades.get(s.id), 'grade-chip-xl') || t('grade.none')))),
+        el('dd', { dataset: { metric: 'grade' } }, gradeBadge(state.grades.get(s.id), 'grade-chip-xl')
+          || el('span', { class: 'spot-none' }, t('grade.none'))))),
     seriousList(state.grades.get(s.id)),
     el('div', { class: 'spot-spark', role: 'img', 'aria-label': t('kiosk.spark'), dataset: { metric: 'sparkline' } })));
   drawSparkline(s, stage.querySelector('.spot-spark'));
@@ -158,14 +183,14 @@ function renderStage() {
 function renderTiles() {
   const focusedId = tiles.contains(document.activeElement) ? document.activeElement.dataset.serviceId : null;
   tiles.replaceChildren(...state.services.map((s, i) => {
-    const kind = statusKind(s.last_status);
+    const kind = kindOf(s);
     return el('li', {},
       el('button', {
         type: 'button', class: `tile tile-${kind}`, 'aria-current': i === state.index ? 'true' : null,
         dataset: { serviceId: s.id, status: kind }, onclick: () => go(i),
       },
       el('span', { class: 'tile-name' }, s.name),
-      el('span', { class: 'tile-meta' }, statusBadge(s.last_status), gradeBadge(state.grades.get(s.id)),
+      el('span', { class: 'tile-meta' }, badgeFor(s), gradeBadge(state.grades.get(s.id)),
         el('span', { class: 'tile-ms' }, formatMs(s.last_response_time)))));
   }));
   if (focusedId) tiles.querySelector(`.tile[data-service-id="${focusedId}"]`)?.focus();
@@ -221,6 +246,14 @@ function apply(k) {
   $('kiosk-error').hidden = true;
   state.interval = k.interval || state.interval;
   fillIntervals();
+  if (Array.isArray(k.order) && k.order.join() !== state.order.join()) {
+    // The rotation changed (a site went down or came back): list the tiles the same way.
+    state.order = k.order;
+    const keep = current()?.id;
+    state.services = ordered(state.services);
+    state.index = Math.max(0, state.services.findIndex((s) => s.id === keep));
+    renderTiles();
+  }
   setPausedView(!k.running);
   if (k.current_service) {
     if (k.current_service.audit) state.grades.set(k.current_service.id, k.current_service.audit);
@@ -349,7 +382,8 @@ async function load() {
       }
     } catch { /* so are grades */ }
     const keep = current()?.id;
-    state.services = Array.isArray(list) ? list : [];
+    // Only what the kiosk rotates through (active sites), in the server's order.
+    state.services = ordered((Array.isArray(list) ? list : []).filter((s) => s.is_active !== false));
     const again = state.services.findIndex((s) => s.id === keep);
     state.index = again >= 0 ? again : Math.min(state.index, Math.max(0, state.services.length - 1));
     if (!state.offline) $('kiosk-error').hidden = true;

@@ -45,6 +45,11 @@ function when(iso) {
   return new Date(iso).toLocaleString(RU ? 'ru-RU' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+// Percent in the reader's language: "99,95 %" in Russian.
+function pct(value, digits) {
+  return value.toLocaleString(RU ? 'ru-RU' : 'en-GB', { minimumFractionDigits: digits, maximumFractionDigits: 3 }) + ' %';
+}
+
 function barClass(uptime) {
   if (uptime === null) return 'bar bar-none';
   if (uptime >= 99.9) return 'bar bar-up';
@@ -77,15 +82,15 @@ function render(page) {
     const bars = el('div', 'status-bars');
     bars.setAttribute('role', 'img');
     const known = s.days.filter((d) => d.uptime !== null).length;
-    bars.setAttribute('aria-label', `${s.name}: ${s.uptime_90d === null ? T.nodata : s.uptime_90d + ' %'} ${T.uptime}`);
+    bars.setAttribute('aria-label', `${s.name}: ${s.uptime_90d === null ? T.nodata : pct(s.uptime_90d, 0)} ${T.uptime}`);
     for (const d of s.days) {
       const b = el('span', barClass(d.uptime));
-      b.title = `${d.date}: ${d.uptime === null ? T.nodata : d.uptime + ' %'}`;
+      b.title = `${d.date}: ${d.uptime === null ? T.nodata : pct(d.uptime, 0)}`;
       bars.append(b);
     }
     const foot = el('div', 'status-service-foot');
     foot.append(el('span', '', T.days90),
-      el('span', 'status-uptime', (s.uptime_90d === null ? T.nodata : s.uptime_90d.toFixed(2) + ' %') + ' · ' + T.uptime),
+      el('span', 'status-uptime', (s.uptime_90d === null ? T.nodata : pct(s.uptime_90d, 2)) + ' · ' + T.uptime),
       el('span', '', T.today));
     li.dataset.knownDays = String(known);
     li.append(head, bars, foot);
@@ -113,8 +118,13 @@ async function refresh() {
   try {
     const r = await fetch(api, { headers: { Accept: 'application/json' } });
     if (r.status === 404) {
+      // Nothing but the sentence: no empty headings, no footer with a JSON link to nowhere.
+      document.title = T.notfound;
       $('status-title').textContent = T.notfound;
-      $('status-overall').textContent = '';
+      for (const id of ['status-overall', 'status-announcement', 'status-description']) $(id).hidden = true;
+      for (const node of main.querySelectorAll('section, footer')) node.hidden = true;
+      main.classList.add('status-missing');
+      document.documentElement.lang = RU ? 'ru' : 'en';
       main.setAttribute('aria-busy', 'false');
       return;
     }
