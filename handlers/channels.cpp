@@ -4,6 +4,7 @@
 
 #include "engines/notify/channels.hpp"
 #include "engines/notify/params.hpp"
+#include "engines/secrets.hpp"
 #include "handlers/encode.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/validation.hpp"
@@ -45,7 +46,8 @@ object messenger_params(const value& v, Fields& parent, const array& loc) {
   auto proxy = text(f, loc, "proxy", false, {1, limits::kUrlLength});
   auto enabled = f.boolean("enabled", false);  // NotifyPayload carries it inside; ignored here
   (void)enabled;
-  if (token && !notify::is_telegram_token_text(*token)) {
+  // A masked echo ("****ij") stands for the stored token (docs/notifications.md).
+  if (token && !secrets::is_masked(*token) && !notify::is_telegram_token_text(*token)) {
     f.add({"string_pattern_mismatch", with(loc, "token"),
            std::string("String should match pattern '") + kTokenPattern + "'", value(*token),
            object{{"pattern", kTokenPattern}}});

@@ -30,8 +30,11 @@ db::channels::Channel updated(const db::channels::Channel& old, const ChannelInp
   boost::json::object params = in.params;
   bool enabled = in.enabled;
   if (in.merge && old.type == in.type) {
-    // What the request did not name keeps its stored value (bulk, docs/notifications.md).
-    for (const auto& [key, value] : parse_object(old.params_json))
+    // What the request did not name keeps its stored value (bulk, docs/notifications.md) —
+    // secrets as their masks, so that the rules of a masked echo apply to them too (a stored
+    // password does not follow a new host).
+    auto carried = secrets::mask_json(parse_object(old.params_json));
+    for (const auto& [key, value] : carried.as_object())
       if (std::find(in.named.begin(), in.named.end(), std::string(key)) == in.named.end()) params[key] = value;
     if (!in.enabled_named) enabled = old.enabled;
   }
@@ -137,7 +140,12 @@ db::channels::Channel upsert_by_type(db::Database& db, std::int64_t user_id, con
           bool room = has_room(c, user_id);  // first: the lock, then the channel of the type
           auto old = db::channels::first_of_type(c, user_id, in.type);
           if (old) {
-            ch = updated(*old, in);
+            try {
+              ch = updated(*old, in);
+            } catch (InvalidField& f) {  // the bulk body names the kind, not "params"
+              if (!f.loc.empty()) f.loc.front() = in.type;
+              throw;
+            }
             db::channels::update_owned(c, user_id, ch);
           } else {
             if (!room) throw full();

@@ -408,6 +408,13 @@ class NotifyTest(dc.DozorTestCase):
         r = dc.put("/api/v1/channels/%d" % mail["id"], {"type": "email", "params": dict(moved, password="new-pw-1")},
                    token=user.token)
         self.assertEqual(r.status, 200, r)
+        # The bulk route's merge keeps an unnamed password only for the same host, too.
+        r = dc.post("/api/notify/channels/bulk", {"email": {"host": "127.0.0.3"}}, token=user.token)
+        self.assertValidation(r, [("value_error", ["body", "email", "password"])])
+        r = dc.post("/api/notify/channels/bulk", {"email": {"host": "127.0.0.2", "port": 2525}}, token=user.token)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(dc.db_query("SELECT JSON_VALUE(params, '$.password') FROM channels WHERE id = %d"
+                                     % mail["id"]), [["new-pw-1"]])
 
     def test_bulk_merges_into_the_stored_channel(self):
         user = self.new_user("mrg")
