@@ -83,4 +83,50 @@ bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
   return st.executeUpdate() > 0;
 }
 
+std::int64_t count_locked(Connection& c, std::int64_t user_id) {
+  auto& lock = c.prepare("SELECT id FROM users WHERE id = ? FOR UPDATE");
+  lock.setInt64(1, user_id);
+  std::unique_ptr<sql::ResultSet>(lock.executeQuery());
+  auto& st = c.prepare("SELECT COUNT(*) FROM channels WHERE user_id = ?");
+  st.setInt64(1, user_id);
+  std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
+  return rs->next() ? rs->getInt64(1) : 0;
+}
+
+std::optional<long> claim_test(Connection& c, std::int64_t user_id, const std::string& owner, int lease_seconds) {
+  std::optional<long> busy;
+  // A lost race (a deadlock between two first claims, or Galera's certification conflict) rolls
+  // back and runs again: the second run sees the winner's row.
+  c.transaction([&] {
+    busy.reset();
+    auto& sel = c.prepare(
+        "SELECT CEIL(TIMESTAMPDIFF(MICROSECOND, NOW(3), lease_until) / 1000000) FROM notify_test_claims"
+        " WHERE user_id = ? FOR UPDATE");
+    sel.setInt64(1, user_id);
+    std::unique_ptr<sql::ResultSet> rs(sel.executeQuery());
+    if (rs->next()) {
+      auto left = rs->getInt64(1);
+      if (left > 0) {
+        busy = static_cast<long>(left);
+        return;
+      }
+    }
+    auto& put = c.prepare(
+        "INSERT INTO notify_test_claims (user_id, claimed_by, lease_until) VALUES (?, ?, NOW(3) + INTERVAL ? SECOND)"
+        " ON DUPLICATE KEY UPDATE claimed_by = VALUES(claimed_by), lease_until = VALUES(lease_until)");
+    put.setInt64(1, user_id);
+    put.setString(2, owner);
+    put.setInt(3, lease_seconds);
+    put.executeUpdate();
+  });
+  return busy;
+}
+
+void release_test(Connection& c, std::int64_t user_id, const std::string& owner) {
+  auto& st = c.prepare("DELETE FROM notify_test_claims WHERE user_id = ? AND claimed_by = ?");
+  st.setInt64(1, user_id);
+  st.setString(2, owner);
+  st.executeUpdate();
+}
+
 }  // namespace dozor::db::channels

@@ -28,4 +28,14 @@ std::int64_t insert(Connection& c, std::int64_t user_id, const Channel& ch);
 bool update_owned(Connection& c, std::int64_t user_id, const Channel& ch);
 bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id);
 
+// The user's channels, counted under a lock of the user's row: inside a transaction, concurrent
+// creates of one user wait for each other, so a bound checked on this count holds.
+std::int64_t count_locked(Connection& c, std::int64_t user_id);
+
+// One test notification in flight per user (migration 0025): a claim row with a lease, so a
+// process that dies mid-test frees the user after the lease. Claims in a transaction of its own;
+// nullopt when claimed, else the seconds until the holder's lease ends (at least 1).
+std::optional<long> claim_test(Connection& c, std::int64_t user_id, const std::string& owner, int lease_seconds);
+void release_test(Connection& c, std::int64_t user_id, const std::string& owner);
+
 }  // namespace dozor::db::channels

@@ -3,6 +3,7 @@
 // one HTTP status and body, in one place.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace dozor {
 
@@ -37,8 +38,15 @@ struct Busy : std::runtime_error {
 // holding the username): 422 in the validation shape, at loc ["body", field].
 struct InvalidField : std::runtime_error {
   InvalidField(std::string field_name, const std::string& msg)
-      : std::runtime_error(msg), field(std::move(field_name)) {}
+      : std::runtime_error(msg), field(field_name), loc{std::move(field_name)} {}
+  // A member of a nested object: {"params", "proxy"} is reported at ["body", "params", "proxy"].
+  static InvalidField at(std::vector<std::string> body_loc, const std::string& msg) {
+    InvalidField f(body_loc.empty() ? std::string() : body_loc.back(), msg);
+    f.loc = std::move(body_loc);
+    return f;
+  }
   std::string field;
+  std::vector<std::string> loc;  // under "body"
 };
 // A dependency (the database) cannot be reached; the request may be retried later.
 struct Unavailable : std::runtime_error {

@@ -39,6 +39,11 @@ inline constexpr std::size_t kTelegramTokenChars = 256;
 inline constexpr std::size_t kTelegramChatIdChars = 128;
 inline constexpr std::size_t kSmtpHostChars = 253;  // a DNS name
 inline constexpr std::size_t kSmtpCredentialChars = 256;
+inline constexpr std::size_t kChannelsPerUser = 20;  // channels of one user (409 past it)
+inline constexpr std::size_t kEmailRecipients = 10;  // to_addrs of one e-mail channel
+// POST notify/test (docs/notifications.md "Test messages"): every channel is sent to at once and
+// the whole request ends within this many seconds; one test in flight per user.
+inline constexpr int kNotifyTestSeconds = 10;
 
 // Kiosk
 inline constexpr int kKioskIntervalMin = 5;  // seconds

@@ -1,6 +1,8 @@
 #include "engines/secrets.hpp"
 
 #include <array>
+#include <boost/url/parse.hpp>
+#include <boost/url/url.hpp>
 #include <cctype>
 
 namespace dozor::secrets {
@@ -32,7 +34,28 @@ std::string mask(std::string_view value) {
 
 bool is_masked(std::string_view value) { return value.rfind("****", 0) == 0 && value.size() <= 6; }
 
+std::optional<std::string> mask_url_userinfo(std::string_view url) {
+  auto parsed = boost::urls::parse_uri(url);
+  if (!parsed || !parsed->has_userinfo()) return std::nullopt;
+  boost::urls::url u(*parsed);
+  if (u.has_password())
+    u.set_password(mask(u.password()));
+  else
+    u.set_user(mask(u.user()));
+  return std::string(u.buffer());
+}
+
+bool has_masked_userinfo(std::string_view url) {
+  auto parsed = boost::urls::parse_uri(url);
+  if (!parsed || !parsed->has_userinfo()) return false;
+  return is_masked(parsed->has_password() ? parsed->password() : parsed->user());
+}
+
 boost::json::value mask_json(const boost::json::value& v) {
+  if (v.is_string()) {
+    if (auto masked = mask_url_userinfo(v.get_string())) return boost::json::string(*masked);
+    return v;
+  }
   if (v.is_object()) {
     boost::json::object out;
     for (const auto& [k, member] : v.as_object()) {

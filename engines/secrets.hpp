@@ -1,6 +1,7 @@
 #pragma once
 // What counts as a secret in data Dozor echoes or shows: one rule for masking channel
 // parameters, redacting validation echoes and scrubbing logs.
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,8 +20,18 @@ std::string mask(std::string_view value);
 // True for a value that mask() produced (a write that sends it back keeps the stored secret).
 bool is_masked(std::string_view value);
 
+// A URL that carries credentials in its userinfo ("socks5://ann:pa55word@proxy.example:1080")
+// with the password masked ("socks5://ann:****rd@proxy.example:1080") — or the whole userinfo
+// when it has no password (a bare token) — and the rest of the URL kept; nullopt for a string
+// that is not an absolute URL with userinfo.
+std::optional<std::string> mask_url_userinfo(std::string_view url);
+// True for a URL whose userinfo mask_url_userinfo() masked (a write that sends it back keeps
+// the stored URL, when nothing else in it changed).
+bool has_masked_userinfo(std::string_view url);
+
 // `v` with every member named like a secret masked, at any depth (objects inside arrays too);
-// a secret that is not a string (a number, an object) becomes "****" as a whole.
+// a secret that is not a string (a number, an object) becomes "****" as a whole. Every other
+// string that is a URL with userinfo has its credentials masked (mask_url_userinfo).
 boost::json::value mask_json(const boost::json::value& v);
 
 }  // namespace dozor::secrets

@@ -105,8 +105,10 @@ Response response_for(const std::exception_ptr& e) {
   } catch (const Busy& b) {
     return Response::error(429, b.what()).with_header("Retry-After", std::to_string(b.retry_after));
   } catch (const InvalidField& f) {
+    boost::json::array loc{"body"};
+    for (const auto& part : f.loc) loc.emplace_back(part);
     return validation_response(
-        ValidationFailed({{"value_error", {"body", f.field}, std::string("Value error, ") + f.what(), {}, {}}}));
+        ValidationFailed({{"value_error", std::move(loc), std::string("Value error, ") + f.what(), {}, {}}}));
   } catch (const vault::InvalidPath& p) {
     // Names inside an upload body; path parameters are located precisely by their handlers.
     return validation_response(

@@ -1,8 +1,10 @@
 // Notification channels and the notify routes (spec §4.7, ARCHITECTURE §4): bearer token
 // required, secrets masked in every answer, params validated for the channel's type.
-#include <boost/url/parse.hpp>
+#include <limits>
 
 #include "engines/notify/channels.hpp"
+#include "engines/notify/params.hpp"
+#include "engines/secrets.hpp"
 #include "handlers/encode.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/validation.hpp"
@@ -19,25 +21,40 @@ array with(array loc, const char* name) {
   return loc;
 }
 
+constexpr const char* kTokenPattern = "^[A-Za-z0-9:_-]+$";
+
+// A text member of params: its length rule, then no control characters (CR, LF, NUL, TAB …), in
+// every field alike (docs/notifications.md "What a channel may hold").
+std::optional<std::string> text(Fields& f, const array& loc, const char* name, bool required, StringRule rule) {
+  auto s = required ? f.string(name, true, rule) : f.nullable_string(name, rule);
+  if (s && notify::has_control_chars(*s)) {
+    f.add({"value_error",
+           with(loc, name),
+           "Value error, control characters (CR, LF, NUL …) are not allowed",
+           value(*s),
+           {}});
+    return std::nullopt;
+  }
+  return s;
+}
+
 // Messenger (Telegram) params: token, chat_id, optional proxy (http, https, socks5, socks5h).
 object messenger_params(const value& v, Fields& parent, const array& loc) {
   Fields f(v, loc);
-  auto token = f.string("token", true, {1, limits::kTelegramTokenChars});
-  auto chat = f.string("chat_id", true, {1, limits::kTelegramChatIdChars});
-  auto proxy = f.nullable_string("proxy", {1, limits::kUrlLength});
+  auto token = text(f, loc, "token", true, {1, limits::kTelegramTokenChars});
+  auto chat = text(f, loc, "chat_id", true, {1, limits::kTelegramChatIdChars});
+  auto proxy = text(f, loc, "proxy", false, {1, limits::kUrlLength});
   auto enabled = f.boolean("enabled", false);  // NotifyPayload carries it inside; ignored here
   (void)enabled;
+  // A masked echo ("****ij") stands for the stored token (docs/notifications.md).
+  if (token && !secrets::is_masked(*token) && !notify::is_telegram_token_text(*token)) {
+    f.add({"string_pattern_mismatch", with(loc, "token"),
+           std::string("String should match pattern '") + kTokenPattern + "'", value(*token),
+           object{{"pattern", kTokenPattern}}});
+  }
   if (proxy) {
-    auto u = boost::urls::parse_uri(*proxy);
-    std::string scheme = u ? std::string(u->scheme()) : "";
-    if (!u || u->encoded_host().empty())
-      f.add({"url_parsing", with(loc, "proxy"), "Input should be a valid URL", value(*proxy), {}});
-    else if (scheme != "http" && scheme != "https" && scheme != "socks5" && scheme != "socks5h")
-      f.add({"url_scheme",
-             with(loc, "proxy"),
-             "URL scheme should be 'http', 'https', 'socks5' or 'socks5h'",
-             value(*proxy),
-             {}});
+    if (auto problem = notify::proxy_problem(*proxy))
+      f.add({problem->type, with(loc, "proxy"), problem->msg, value(*proxy), {}});
   }
   for (auto& issue : f.take_issues()) parent.add(std::move(issue));
   object out;
@@ -50,17 +67,29 @@ object messenger_params(const value& v, Fields& parent, const array& loc) {
 // E-mail (SMTP) params, with EmailConfig's defaults: port 587, use_tls true, to_addrs [].
 object email_params(const value& v, Fields& parent, const array& loc) {
   Fields f(v, loc);
-  auto host = f.string("host", true, {1, limits::kSmtpHostChars});
+  auto host = text(f, loc, "host", true, {1, limits::kSmtpHostChars});
   auto port = f.integer("port", false, 1, 65535);
   auto tls = f.boolean("use_tls", false);
-  auto user = f.nullable_string("username", {0, limits::kSmtpCredentialChars});
-  auto password = f.nullable_string("password", {0, limits::kSmtpCredentialChars});
+  auto user = text(f, loc, "username", false, {0, limits::kSmtpCredentialChars});
+  auto password = text(f, loc, "password", false, {0, limits::kSmtpCredentialChars});
   auto from = f.nullable_email("from_addr");
   (void)f.boolean("enabled", false);
+  if (host) {
+    if (auto problem = notify::smtp_host_problem(*host))
+      f.add({"value_error", with(loc, "host"), "Value error, " + *problem, value(*host), {}});
+  }
   array to;
   if (const value* raw = f.raw("to_addrs"); raw && !raw->is_null()) {
     if (!raw->is_array()) {
       f.add({"list_type", with(loc, "to_addrs"), "Input should be a valid list", *raw, {}});
+    } else if (raw->as_array().size() > limits::kEmailRecipients) {
+      f.add({"too_long", with(loc, "to_addrs"),
+             "List should have at most " + std::to_string(limits::kEmailRecipients) + " items after validation, not " +
+                 std::to_string(raw->as_array().size()),
+             *raw,
+             object{{"field_type", "List"},
+                    {"max_length", limits::kEmailRecipients},
+                    {"actual_length", raw->as_array().size()}}});
     } else {
       std::size_t i = 0;
       for (const auto& a : raw->as_array()) {
@@ -87,12 +116,12 @@ object email_params(const value& v, Fields& parent, const array& loc) {
   return out;
 }
 
-object params_for(const std::string& type, const value* v, Fields& parent, const array& loc) {
-  static const value empty = object{};
-  const value& p = v && !v->is_null() ? *v : empty;
-  return type == "messenger" ? messenger_params(p, parent, loc) : email_params(p, parent, loc);
+object params_for(const std::string& type, const value& v, Fields& parent, const array& loc) {
+  return type == "messenger" ? messenger_params(v, parent, loc) : email_params(v, parent, loc);
 }
 
+// ChannelIn: type, enabled (true), params (default {}). An absent, null or empty params is a
+// channel not configured yet, stored as {}; any other params are validated for the type.
 notify::ChannelInput decode_channel(const std::string& body) {
   auto json = parse_json_body(body);
   Fields f(json);
@@ -103,7 +132,9 @@ notify::ChannelInput decode_channel(const std::string& body) {
     f.add({"literal_error", array{"body", "type"}, "Input should be 'messenger' or 'email'", value(*type),
            object{{"expected", "'messenger' or 'email'"}}});
   } else if (type) {
-    in.params = params_for(*type, f.raw("params"), f, array{"body", "params"});
+    const value* raw = f.raw("params");
+    bool unset = !raw || raw->is_null() || (raw->is_object() && raw->as_object().empty());
+    if (!unset) in.params = params_for(*type, *raw, f, array{"body", "params"});
   }
   f.finish();
   in.type = *type;
@@ -111,12 +142,9 @@ notify::ChannelInput decode_channel(const std::string& body) {
   return in;
 }
 
-notify::SendContext send_context(const App& app) {
-  notify::SendContext s;
-  s.telegram_api_base = app.cfg.notify.telegram_api_base;
-  s.egress = &app.egress;
-  s.timeout = std::chrono::seconds(app.cfg.monitor.timeout);
-  return s;
+std::optional<std::int64_t> channel_query(const http::Request& request) {
+  if (!request.query_param("channel_id")) return std::nullopt;
+  return query_int(request, "channel_id", 0, 1, std::numeric_limits<std::int64_t>::max());
 }
 
 }  // namespace
@@ -150,11 +178,20 @@ Response notify_bulk(UserContext& ctx) {
     if (!v || v->is_null()) continue;
     notify::ChannelInput in;
     in.type = kind;
-    in.params = params_for(kind, v, f, array{"body", kind});
-    // MessengerConfig.enabled defaults to true, EmailConfig.enabled to false (spec §2).
+    in.params = params_for(kind, *v, f, array{"body", kind});
+    // MessengerConfig.enabled defaults to true, EmailConfig.enabled to false (spec §2) for a new
+    // channel; an existing one keeps what the request does not name (docs/notifications.md).
+    in.merge = true;
     in.enabled = std::string(kind) == "messenger";
-    if (v->is_object())
-      if (auto* e = v->as_object().if_contains("enabled"); e && e->is_bool()) in.enabled = e->as_bool();
+    in.enabled_named = false;
+    if (v->is_object()) {
+      for (const auto& member : v->as_object())
+        if (in.params.contains(member.key())) in.named.emplace_back(member.key());
+      if (auto* e = v->as_object().if_contains("enabled"); e && e->is_bool()) {
+        in.enabled = e->as_bool();
+        in.enabled_named = true;
+      }
+    }
     inputs.push_back(std::move(in));
   }
   f.finish();
@@ -166,18 +203,31 @@ Response notify_bulk(UserContext& ctx) {
   return Response::json(out);
 }
 
+// Spec §4.7: no parameters, 200 with an unspecified body. Extension: ?channel_id= tests that one
+// channel (enabled or not), for a settings page's "Send test" button.
 Response notify_test(UserContext& ctx) {
+  auto only = channel_query(ctx.request);
   auto results = notify::send_test(ctx.app.db, ctx.caller.id, notify::parse_language(ctx.app.cfg.notify.language),
-                                   send_context(ctx.app));
+                                   notify::send_context(ctx.app.cfg, ctx.app.egress), only);
   array items;
+  std::int64_t sent = 0;
   for (const auto& r : results) {
-    items.push_back(object{{"channel_id", r.channel_id},
-                           {"type", r.type},
-                           {"status", r.ok ? "ok" : "error"},
-                           {"error", r.ok ? value(nullptr) : value(r.error)}});
+    const auto& o = r.outcome;
+    sent += o.ok;
+    object item{{"channel_id", r.channel_id},
+                {"type", r.type},
+                {"status", o.ok          ? "ok"
+                           : o.timed_out ? "timeout"
+                                         : "error"},
+                {"error", o.ok ? value(nullptr) : value(o.error)}};
+    if (r.type == "email") {
+      item["sender"] = o.sender.empty() ? value(nullptr) : value(o.sender);
+      item["default_sender"] = o.default_sender;
+    }
+    items.push_back(std::move(item));
   }
-  return Response::json(object{{"sent", std::count_if(results.begin(), results.end(), [](auto& r) { return r.ok; })},
-                               {"results", items}});
+  return Response::json(
+      object{{"sent", sent}, {"deadline_seconds", limits::kNotifyTestSeconds}, {"results", std::move(items)}});
 }
 
 }  // namespace dozor::handlers

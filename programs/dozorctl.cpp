@@ -257,9 +257,7 @@ int main(int argc, char** argv) {
       dozor::notify::OutboxOptions opts;
       opts.owner = "dozorctl:" + std::to_string(getpid());
       opts.language = dozor::notify::parse_language(cfg.notify.language);
-      opts.send.telegram_api_base = cfg.notify.telegram_api_base;
-      opts.send.egress = &egress;
-      opts.send.timeout = std::chrono::seconds(cfg.monitor.timeout);
+      opts.send = dozor::notify::send_context(cfg, egress);
       auto stats = dozor::notify::deliver_pending(db, opts);
       std::cout << "notify: " << stats.sent << " sent, " << stats.failed << " failed (retried later)\n";
       return stats.failed ? 1 : 0;

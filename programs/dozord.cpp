@@ -57,9 +57,7 @@ class NotifyOutbox final : public dozor::monitor::OutboxSender {
     gethostname(host, sizeof host - 1);
     opts_.owner = std::string(host) + ":" + std::to_string(getpid()) + ":outbox";
     opts_.language = dozor::notify::parse_language(cfg.notify.language);
-    opts_.send.telegram_api_base = cfg.notify.telegram_api_base;
-    opts_.send.egress = &egress;
-    opts_.send.timeout = std::chrono::seconds(cfg.monitor.timeout);
+    opts_.send = dozor::notify::send_context(cfg, egress);
   }
   // Each send is bounded by its own timeout; the deadline only decides whether to start a round.
   int deliver_pending(std::chrono::steady_clock::time_point deadline) override {

@@ -177,6 +177,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"limits.check_slots_per_user", int_setter(c.limits.check_slots_per_user, 1, 16)},
       {"notify.telegram_api_base", string_setter(c.notify.telegram_api_base)},
       {"notify.language", string_setter(c.notify.language)},
+      {"notify.smtp_from", string_setter(c.notify.smtp_from)},
       {"scanner.allow_private_targets", bool_setter(c.scanner.allow_private_targets)},
       {"scanner.ca_file", string_setter(c.scanner.ca_file)},
       {"scanner.request_timeout", int_setter(c.scanner.request_timeout, 1, 120)},
@@ -257,6 +258,23 @@ bool bare_http_origin(std::string_view u) {
   return true;
 }
 
+// "name@example.com": one '@' with text on both sides, a dot in the domain, at most 254 bytes, and
+// nothing that could end or extend a header or an SMTP command (controls, spaces, '<', '>', ',').
+bool plain_mail_address(std::string_view a) {
+  auto at = a.find('@');
+  if (a.size() > 254 || at == std::string_view::npos || at == 0 || a.find('@', at + 1) != std::string_view::npos)
+    return false;
+  auto domain = a.substr(at + 1);
+  if (domain.empty() || domain.find('.') == std::string_view::npos || domain.front() == '.' || domain.back() == '.')
+    return false;
+  for (char ch : a) {
+    auto u = static_cast<unsigned char>(ch);
+    if (u <= 0x20 || u >= 0x7f || ch == '<' || ch == '>' || ch == ',' || ch == ';' || ch == '"' || ch == '\\')
+      return false;
+  }
+  return true;
+}
+
 // "DOZOR_SERVER_MAX_BODY" → "server.max_body" (the section is the first word).
 std::string env_to_key(const std::string& name) {
   std::string rest = name.substr(6);
@@ -313,6 +331,8 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
     problems << "config: notify.language must be \"en\" or \"ru\"\n";
   if (c.notify.telegram_api_base.rfind("https://", 0) != 0 && c.notify.telegram_api_base.rfind("http://", 0) != 0)
     problems << "config: notify.telegram_api_base must be an http(s) URL\n";
+  if (!c.notify.smtp_from.empty() && !plain_mail_address(c.notify.smtp_from))
+    problems << "config: notify.smtp_from must be empty or one e-mail address (name@example.com)\n";
   if (!c.scanner.oast_base_url.empty() && c.scanner.oast_base_url.rfind("https://", 0) != 0 &&
       c.scanner.oast_base_url.rfind("http://", 0) != 0)
     problems << "config: scanner.oast_base_url must be empty or an http(s) URL\n";

@@ -117,6 +117,9 @@ struct TasksConfig {
 struct NotifyConfig {
   std::string telegram_api_base = "https://api.telegram.org";  // a self-hosted Bot API server may be named
   std::string language = "en";                                 // en | ru
+  // The sender of e-mail channels that name no from_addr ("dozor@example.com"); empty: such a
+  // channel is not sent to (docs/notifications.md). Never the channel's SMTP login.
+  std::string smtp_from;
 };
 
 // dozor-analyzer (docs/analyzer.md): its own socket and process pool, the model bundle, limits.

@@ -18,6 +18,8 @@ test_stack_start() {
   # Notifications go to a fake Telegram Bot API that the tests start on this port (never the
   # real one: tests send nothing off this machine).
   export DOZOR_NOTIFY_TELEGRAM_API_BASE=http://127.0.0.1:$((https + 7))
+  # The default sender of e-mail channels without from_addr (test_notify checks it is used).
+  export DOZOR_NOTIFY_SMTP_FROM=dozor-tests@example.org
   # nginx's internal listener for dozor-analyzer (analyzer.listen), beside the test ports.
   export DOZOR_ANALYZER_PORT=$((https + 8))
   # Production's HSTS max-age (a year; dev stacks send an hour so a developer's browser does not

@@ -10,6 +10,7 @@ import dozor_client as dc
 SERVICE_NAME, CHECK_MIN, CHECK_MAX, SLOW_MAX, KEYWORD, STATUS_ITEMS, URL = 255, 10, 604800, 600000, 255, 32, 2083
 GROUP_NAME, GROUP_TEXT, SLUG_MIN, SLUG_MAX = 255, 2000, 3, 64
 TG_TOKEN, TG_CHAT, SMTP_HOST, SMTP_CRED = 256, 128, 253, 256
+CHANNELS_PER_USER, EMAIL_RECIPIENTS = 20, 10
 USERNAME, PASSWORD_MAX = 64, 256
 KIOSK_MIN, KIOSK_MAX = 5, 86400
 JSON_DEPTH = 32
@@ -99,6 +100,29 @@ class LimitsTest(dc.DozorTestCase):
                   ["body", "params", "username"])
         self.pair(lambda v: email(password=v), "password", "p" * SMTP_CRED, "p" * (SMTP_CRED + 1),
                   ["body", "params", "password"])
+
+    def test_channels_per_user_and_recipients_per_email_channel(self):
+        owner = dc.create_user("chcap")
+        self.addCleanup(dc.delete_user, owner.id)
+        # N channels: accepted; the next create (plain or bulk) is a 409 and stores nothing.
+        for i in range(CHANNELS_PER_USER):
+            r = dc.post("/api/v1/channels", {"type": "email", "enabled": False}, token=owner.token)
+            self.assertEqual(r.status, 200, (i, r))
+        self.assertDetail(dc.post("/api/v1/channels", {"type": "email"}, token=owner.token), 409)
+        self.assertDetail(dc.post("/api/notify/channels/bulk", {"messenger": {"token": "1:a", "chat_id": "1"}},
+                                  token=owner.token), 409)
+        self.assertEqual(len(dc.get("/api/v1/channels", token=owner.token).json), CHANNELS_PER_USER)
+        # The bulk route still updates an existing channel at the bound.
+        r = dc.post("/api/notify/channels/bulk", {"email": {"host": "127.0.0.1"}}, token=owner.token)
+        self.assertEqual(r.status, 200, r)
+
+        def email(n):
+            addrs = ["r%d@example.org" % i for i in range(n)]
+            return dc.post("/api/v1/channels", {"type": "email", "enabled": False,
+                                                "params": {"host": "127.0.0.1", "to_addrs": addrs}},
+                           token=self.user.token)
+
+        self.pair(email, "to_addrs", EMAIL_RECIPIENTS, EMAIL_RECIPIENTS + 1, ["body", "params", "to_addrs"])
 
     def test_user_fields(self):
         admin = dc.admin_token()

@@ -8,6 +8,7 @@ import http.server
 import json
 import os
 import signal
+import socket
 import socketserver
 import threading
 import time
@@ -17,6 +18,8 @@ import urllib.parse
 import dozor_client as dc
 
 TOKEN = "123456:AAbbCCddEEffGGhhIIjj"
+TEST_DEADLINE = 10  # limits::kNotifyTestSeconds
+INJECTION = "ops\r\nRCPT TO:<victim@example.org>"
 
 
 class FakeTelegram:
@@ -68,7 +71,7 @@ class SmtpSink:
     """A minimal SMTP server that keeps every message it is given."""
 
     def __init__(self):
-        self.messages, self.lock = [], threading.Lock()
+        self.messages, self.commands, self.lock = [], [], threading.Lock()
         outer = self
 
         class Handler(socketserver.StreamRequestHandler):
@@ -83,6 +86,8 @@ class SmtpSink:
                     if not line:
                         return
                     cmd = line.decode("latin-1").strip()
+                    with outer.lock:
+                        outer.commands.append(cmd)  # every command line, whatever came of it
                     verb = cmd.split(" ", 1)[0].upper()
                     if verb in ("EHLO", "HELO"):
                         self.reply("250 sink")
@@ -118,6 +123,33 @@ class SmtpSink:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+class BlackHole:
+    """A TCP server that accepts connections and never answers (an SMTP server or a proxy that hangs)."""
+
+    def __init__(self):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.port = self.sock.getsockname()[1]
+        self.held, self.stop = [], threading.Event()
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        self.sock.settimeout(0.2)
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+                self.held.append(conn)
+            except (socket.timeout, OSError):
+                continue
+
+    def close(self):
+        self.stop.set()
+        for c in self.held:
+            c.close()
+        self.sock.close()
 
 
 class NotifyTest(dc.DozorTestCase):
@@ -241,6 +273,254 @@ class NotifyTest(dc.DozorTestCase):
         parts = {p.get_content_type(): p.get_content() for p in msg.iter_parts()}
         self.assertEqual(set(parts), {"text/plain", "text/html"})
         self.assertIn("This channel works", parts["text/plain"])
+
+    # ------------------------------------------------------------------ issue 26: channel fields
+
+    def test_control_characters_in_any_channel_field_are_refused_at_create_update_and_bulk(self):
+        user = self.new_user("ctl")
+        good_tg = {"token": TOKEN, "chat_id": "4242"}
+        good_mail = {"host": "127.0.0.1", "port": self.smtp.port, "use_tls": False, "from_addr": "a@example.org",
+                     "to_addrs": ["b@example.org"]}
+        cases = [
+            ("messenger", "token", "123:abc\r\nX"),
+            ("messenger", "chat_id", "42\r\n"),
+            ("messenger", "proxy", "http://127.0.0.1:3128\r\nX-Evil: 1"),
+            ("email", "host", "127.0.0.1\r\nRCPT TO:<victim@example.org>"),
+            ("email", "username", INJECTION),
+            ("email", "password", "pw\r\nRCPT TO:<victim@example.org>"),
+            ("email", "from_addr", "a@example.org\r\nRCPT TO:<victim@example.org>"),
+        ]
+        tg = self.messenger(user)
+        mail = self.mailbox(user)
+        for kind, field, bad in cases:
+            params = dict(good_tg if kind == "messenger" else good_mail, **{field: bad})
+            loc = ["body", "params", field]
+            with self.subTest(route="create", field=field):
+                r = dc.post("/api/v1/channels", {"type": kind, "params": params}, token=user.token)
+                self.assertValidationLoc(r, loc)
+            with self.subTest(route="update", field=field):
+                cid = (tg if kind == "messenger" else mail)["id"]
+                r = dc.put("/api/v1/channels/%d" % cid, {"type": kind, "params": params}, token=user.token)
+                self.assertValidationLoc(r, loc)
+            with self.subTest(route="bulk", field=field):
+                r = dc.post("/api/notify/channels/bulk", {kind: params}, token=user.token)
+                self.assertValidationLoc(r, ["body", kind, field])
+        r = dc.post("/api/v1/channels", {"type": "email", "params": dict(good_mail, to_addrs=["b@example.org\r\n"])},
+                    token=user.token)
+        self.assertValidationLoc(r, ["body", "params", "to_addrs", 0])
+        # The password never comes back, not even in the refusal.
+        r = dc.post("/api/v1/channels", {"type": "email", "params": dict(good_mail, password="pw\r\nsecret-tail")},
+                    token=user.token)
+        self.assertNotIn("secret-tail", r.text)
+        # Nothing was stored: the two channels are as created.
+        stored = dc.db_query("SELECT COUNT(*) FROM channels WHERE user_id = %d" % user.id)
+        self.assertEqual(stored, [["2"]])
+        self.assertEqual(dc.db_query("SELECT JSON_VALUE(params, '$.username') FROM channels WHERE id = %d"
+                                     % mail["id"]), [["ops"]])
+
+    def test_an_smtp_host_is_a_name_or_an_address_and_a_token_cannot_reshape_the_bot_api_url(self):
+        user = self.new_user("hst")
+        for host in ("h.example/%0d%0aHELO x", "user@h.example", "h.example:25"):
+            with self.subTest(host=host):
+                r = dc.post("/api/v1/channels", {"type": "email", "params": {"host": host}}, token=user.token)
+                self.assertValidation(r, [("value_error", ["body", "params", "host"])])
+        r = dc.post("/api/v1/channels", {"type": "messenger", "params": {"token": "1:a/../../x?", "chat_id": "1"}},
+                    token=user.token)
+        self.assertValidation(r, [("string_pattern_mismatch", ["body", "params", "token"])])
+        r = dc.post("/api/v1/channels", {"type": "email", "params": {"host": "::1", "to_addrs": []}}, token=user.token)
+        self.assertEqual(r.status, 200, r)
+
+    def test_a_forged_recipient_stored_in_a_username_never_reaches_the_smtp_server(self):
+        """A channel stored before the routes refused CR/LF (or written around them): the login name is
+        never the sender, and the sender checks every field again before any byte leaves."""
+        user = self.new_user("inj")
+        params = {"host": "127.0.0.1", "port": self.smtp.port, "use_tls": False, "username": INJECTION,
+                  "password": None, "from_addr": None, "to_addrs": ["oncall@example.org"]}
+        dc.db_query("INSERT INTO channels (user_id, type, enabled, params, name, config, is_active)"
+                    " VALUES (%d, 'email', 1, '%s', 'email', '{}', 1)"
+                    % (user.id, json.dumps(params).replace("\\", "\\\\").replace("'", "''")))
+        stored = dc.db_query("SELECT LOCATE(CHAR(13, 10), JSON_VALUE(params, '$.username')) > 0 FROM channels"
+                             " WHERE user_id = %d" % user.id)
+        self.assertEqual(stored, [["1"]])  # the bad value really is in the database
+        before = len(self.smtp.commands)
+        r = dc.post("/api/notify/test", token=user.token)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json["results"][0]["status"], "error", r)
+        commands = self.smtp.commands[before:]
+        self.assertFalse([c for c in commands if "victim" in c], commands)
+        self.assertFalse([c for c in commands if c.upper().startswith("MAIL FROM:<OPS")], commands)
+
+    def test_an_email_channel_without_from_addr_uses_the_default_sender_and_says_so(self):
+        default = dc.config_value("notify", "smtp_from", "")
+        self.assertTrue(default, "the test stack sets notify.smtp_from (scripts/lib/test_stack.sh)")
+        user = self.new_user("dfs")
+        r = dc.post("/api/v1/channels", {"type": "email", "params": {
+            "host": "127.0.0.1", "port": self.smtp.port, "use_tls": False, "username": "ops@corp.example",
+            "password": "smtp-secret-pw", "to_addrs": ["oncall@example.org"]}}, token=user.token)
+        self.assertEqual(r.status, 200, r)
+        before = len(self.smtp.messages)
+        r = dc.post("/api/notify/test", token=user.token)
+        self.assertEqual(r.status, 200, r)
+        result = r.json["results"][0]
+        self.assertEqual((result["status"], result["sender"], result["default_sender"]), ("ok", default, True), r)
+        self.assertEqual(len(self.smtp.messages), before + 1)
+        raw = self.smtp.messages[before]
+        self.assertIn("<%s>" % default, raw["from"])
+        self.assertNotIn("ops@corp.example", raw["from"])
+        msg = email.message_from_bytes(raw["data"], policy=email.policy.default)
+        self.assertEqual(str(msg["From"]), default)
+        # A channel that names its sender is sent from it, and the answer says it is its own.
+        mail = self.mailbox(user)
+        r = dc.post("/api/notify/test?channel_id=%d" % mail["id"], token=user.token)
+        self.assertEqual([(x["sender"], x["default_sender"]) for x in r.json["results"]],
+                         [("dozor@example.org", False)], r)
+
+    def test_proxy_credentials_are_masked_and_a_masked_echo_keeps_them_for_the_same_proxy_only(self):
+        user = self.new_user("prx")
+        proxy = "http://ann:pr0xy-pass-77@127.0.0.1:3128"
+        ch = self.messenger(user, proxy=proxy)
+        self.assertEqual(ch["params"]["proxy"], "http://ann:****77@127.0.0.1:3128")
+        listed = dc.get("/api/v1/channels", token=user.token)
+        self.assertNotIn("pr0xy-pass", listed.text)
+        admin = dc.get("/api/admin/users/%d/channels" % user.id, token=dc.admin_token())
+        self.assertNotIn("pr0xy-pass", admin.text)
+        bulk = dc.post("/api/notify/channels/bulk", {"messenger": {"token": TOKEN, "chat_id": "4242"}},
+                       token=user.token)
+        self.assertEqual(bulk.json["messenger"]["params"]["proxy"], "http://ann:****77@127.0.0.1:3128", bulk)
+        # Sent back as read: the stored proxy stays.
+        r = dc.put("/api/v1/channels/%d" % ch["id"], {"type": "messenger", "params": ch["params"]}, token=user.token)
+        self.assertEqual(r.status, 200, r)
+        stored = dc.db_query("SELECT JSON_VALUE(params, '$.proxy') FROM channels WHERE id = %d" % ch["id"])
+        self.assertEqual(stored, [[proxy]])
+        # The masked password aimed at another host is refused, not carried there.
+        moved = dict(ch["params"], proxy="http://ann:****77@127.0.0.2:3128")
+        r = dc.put("/api/v1/channels/%d" % ch["id"], {"type": "messenger", "params": moved}, token=user.token)
+        self.assertValidation(r, [("value_error", ["body", "params", "proxy"])])
+        self.assertEqual(dc.db_query("SELECT JSON_VALUE(params, '$.proxy') FROM channels WHERE id = %d" % ch["id"]),
+                         [[proxy]])
+
+    def test_a_masked_smtp_password_is_not_carried_to_another_host(self):
+        user = self.new_user("mvh")
+        mail = self.mailbox(user)
+        moved = dict(mail["params"], host="127.0.0.2")
+        r = dc.put("/api/v1/channels/%d" % mail["id"], {"type": "email", "params": moved}, token=user.token)
+        self.assertValidation(r, [("value_error", ["body", "params", "password"])])
+        r = dc.put("/api/v1/channels/%d" % mail["id"], {"type": "email", "params": dict(moved, password="new-pw-1")},
+                   token=user.token)
+        self.assertEqual(r.status, 200, r)
+        # The bulk route's merge keeps an unnamed password only for the same host, too.
+        r = dc.post("/api/notify/channels/bulk", {"email": {"host": "127.0.0.3"}}, token=user.token)
+        self.assertValidation(r, [("value_error", ["body", "email", "password"])])
+        r = dc.post("/api/notify/channels/bulk", {"email": {"host": "127.0.0.2", "port": 2525}}, token=user.token)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(dc.db_query("SELECT JSON_VALUE(params, '$.password') FROM channels WHERE id = %d"
+                                     % mail["id"]), [["new-pw-1"]])
+
+    def test_bulk_merges_into_the_stored_channel(self):
+        user = self.new_user("mrg")
+        full = {"enabled": True, "host": "127.0.0.1", "port": self.smtp.port, "use_tls": False, "username": "ops",
+                "password": "smtp-secret-pw", "from_addr": "dozor@example.org", "to_addrs": ["oncall@example.org"]}
+        r = dc.post("/api/notify/channels/bulk", {"email": full}, token=user.token)
+        self.assertEqual(r.status, 200, r)
+        r = dc.post("/api/notify/channels/bulk", {"email": {"host": "127.0.0.1", "to_addrs": ["night@example.org"]}},
+                    token=user.token)
+        self.assertEqual(r.status, 200, r)
+        params = r.json["email"]["params"]
+        self.assertEqual((params["username"], params["from_addr"], params["port"], params["to_addrs"]),
+                         ("ops", "dozor@example.org", self.smtp.port, ["night@example.org"]), r)
+        self.assertIs(r.json["email"]["enabled"], True, r)  # not named: kept, not reset to EmailConfig's false
+        row = dc.db_query("SELECT JSON_VALUE(params, '$.password'), enabled FROM channels WHERE user_id = %d" % user.id)
+        self.assertEqual(row, [["smtp-secret-pw", "1"]])
+        # Named members still replace, null included.
+        r = dc.post("/api/notify/channels/bulk", {"email": {"host": "127.0.0.1", "from_addr": None, "enabled": False}},
+                    token=user.token)
+        self.assertIsNone(r.json["email"]["params"]["from_addr"], r)
+        self.assertIs(r.json["email"]["enabled"], False, r)
+        self.assertEqual(r.json["email"]["params"]["username"], "ops", r)
+
+    def test_channel_params_are_optional_with_an_empty_default(self):
+        user = self.new_user("opt")
+        for body in ({"type": "messenger"}, {"type": "email", "enabled": False}, {"type": "email", "params": {}}):
+            with self.subTest(body=body):
+                r = dc.post("/api/v1/channels", body, token=user.token)
+                self.assertEqual(r.status, 200, r)
+                self.assertEqual(r.json["params"], {}, r)
+                self.assertEqual(r.json["type"], body["type"], r)
+        listed = dc.get("/api/v1/channels", token=user.token).json
+        r = dc.post("/api/v1/notify/test?channel_id=%d" % listed[0]["id"], token=user.token)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json["results"][0]["status"], "error", r)
+        self.assertIn("not configured", r.json["results"][0]["error"], r)
+        # An empty params is "not configured"; a partial one is still validated for the type.
+        r = dc.put("/api/v1/channels/%d" % listed[0]["id"], {"type": "messenger", "params": {"chat_id": "1"}},
+                   token=user.token)
+        self.assertValidation(r, [("missing", ["body", "params", "token"])])
+
+    # ------------------------------------------------------------------ issue 26: the test route's bounds
+
+    def test_the_test_route_answers_within_its_deadline_when_servers_never_answer(self):
+        user = self.new_user("ddl")
+        hole = BlackHole()
+        self.addCleanup(hole.close)
+        good = self.messenger(user)
+        hung_mail = dc.post("/api/v1/channels", {"type": "email", "params": {
+            "host": "127.0.0.1", "port": hole.port, "use_tls": False, "from_addr": "a@example.org",
+            "to_addrs": ["b@example.org"]}}, token=user.token).json
+        hung_proxy = self.messenger(user, proxy="http://127.0.0.1:%d" % hole.port)
+        started = time.monotonic()
+        r = dc.post("/api/notify/test", token=user.token, timeout=60)
+        elapsed = time.monotonic() - started
+        self.assertEqual(r.status, 200, r)
+        self.assertLess(elapsed, TEST_DEADLINE + 3, r)
+        self.assertEqual(r.json["deadline_seconds"], TEST_DEADLINE, r)
+        by_id = {x["channel_id"]: x for x in r.json["results"]}
+        self.assertEqual(by_id[good["id"]]["status"], "ok", r)
+        self.assertEqual(by_id[hung_mail["id"]]["status"], "timeout", r)
+        self.assertEqual(by_id[hung_proxy["id"]]["status"], "timeout", r)
+        self.assertIn("no answer", by_id[hung_mail["id"]]["error"], r)
+        self.assertEqual(r.json["sent"], 1, r)
+
+    def test_one_test_in_flight_per_user(self):
+        user = self.new_user("one")
+        other = self.new_user("two")
+        hole = BlackHole()
+        self.addCleanup(hole.close)
+        self.messenger(user, proxy="http://127.0.0.1:%d" % hole.port)
+        self.messenger(other)
+        first = {}
+        t = threading.Thread(target=lambda: first.update(r=dc.post("/api/notify/test", token=user.token, timeout=60)))
+        t.start()
+        self.assertTrue(dc.wait_until(lambda: len(hole.held) >= 1, 10, 0.05), "the first test never connected")
+        second = dc.post("/api/v1/notify/test", token=user.token)
+        self.assertDetail(second, 429)
+        self.assertGreaterEqual(int(second.header("Retry-After")), 1, second)
+        self.assertLessEqual(int(second.header("Retry-After")), TEST_DEADLINE + 5, second)
+        # Another user is not held back by it.
+        self.assertEqual(dc.post("/api/notify/test", token=other.token).json["results"][0]["status"], "ok")
+        t.join(60)
+        self.assertEqual(first["r"].status, 200, first)
+        # Once the first has answered, the user may test again at once.
+        self.assertEqual(dc.post("/api/notify/test", token=user.token, timeout=60).status, 200)
+
+    def test_one_channel_can_be_tested_alone_and_only_by_its_owner(self):
+        user = self.new_user("solo")
+        tg = self.messenger(user)
+        off = dc.put("/api/v1/channels/%d" % tg["id"], {"type": "messenger", "enabled": False,
+                                                        "params": tg["params"]}, token=user.token).json
+        self.assertIs(off["enabled"], False)
+        self.mailbox(user)
+        before = len(self.telegram.sent())
+        r = dc.post("/api/notify/test?channel_id=%d" % tg["id"], token=user.token)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual([(x["channel_id"], x["status"]) for x in r.json["results"]], [(tg["id"], "ok")], r)
+        self.assertEqual(len(self.telegram.sent()), before + 1)
+        # Without channel_id: every enabled channel (the disabled one is left out).
+        r = dc.post("/api/notify/test", token=user.token)
+        self.assertNotIn(tg["id"], [x["channel_id"] for x in r.json["results"]], r)
+        other = self.new_user("solo2")
+        self.assertDetail(dc.post("/api/notify/test?channel_id=%d" % tg["id"], token=other.token), 404)
+        self.assertValidation(dc.post("/api/notify/test?channel_id=x", token=user.token),
+                              [("int_parsing", ["query", "channel_id"])])
 
     def test_outbox_is_delivered_once_also_after_the_channel_failed(self):
         user = self.new_user("obx")

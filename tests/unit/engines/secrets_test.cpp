@@ -39,4 +39,19 @@ BOOST_AUTO_TEST_CASE(json_masking_reaches_every_depth) {
   BOOST_TEST(!is_masked("123456:ABCDEFGHIJ"));
 }
 
+BOOST_AUTO_TEST_CASE(url_userinfo_is_masked_and_the_rest_of_the_url_kept) {
+  BOOST_TEST(mask_url_userinfo("socks5://ann:pa55word@proxy.example:1080").value() ==
+             "socks5://ann:****rd@proxy.example:1080");
+  BOOST_TEST(mask_url_userinfo("http://longtoken123@proxy.example:3128/").value() ==
+             "http://****23@proxy.example:3128/");
+  BOOST_TEST(!mask_url_userinfo("http://proxy.example:3128"));
+  BOOST_TEST(!mask_url_userinfo("not a url"));
+  BOOST_TEST(has_masked_userinfo("socks5://ann:****rd@proxy.example:1080"));
+  BOOST_TEST(!has_masked_userinfo("socks5://ann:pa55word@proxy.example:1080"));
+  auto m =
+      mask_json(boost::json::parse(R"({"proxy":"http://ann:s3cretpw@p.example:8080","chat_id":"42"})")).as_object();
+  BOOST_TEST(m["proxy"].as_string() == "http://ann:****pw@p.example:8080");
+  BOOST_TEST(m["chat_id"].as_string() == "42");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -55,6 +55,16 @@ BOOST_AUTO_TEST_CASE(the_document_server_url_is_a_bare_origin) {
     BOOST_CHECK_THROW(with(bad), ConfigError);
 }
 
+BOOST_AUTO_TEST_CASE(the_default_mail_sender_is_one_plain_address) {
+  BOOST_TEST(parse("", {}).notify.smtp_from.empty());
+  BOOST_TEST(parse("[notify]\nsmtp_from = \"dozor@example.org\"\n", {}).notify.smtp_from == "dozor@example.org");
+  BOOST_TEST(parse("", {"DOZOR_NOTIFY_SMTP_FROM=ops@example.org"}).notify.smtp_from == "ops@example.org");
+  for (std::string bad : {"dozor", "a@b", "Dozor <dozor@example.org>", "a@example.org, b@example.org",
+                          "a@example.org\\r\\nBcc: x@example.org", "a b@example.org", "@example.org"})
+    BOOST_CHECK_THROW(parse("[notify]\nsmtp_from = \"" + bad + "\"\n", {}), ConfigError);
+  BOOST_CHECK_THROW(parse("", {"DOZOR_NOTIFY_SMTP_FROM=a@example.org\r\nRCPT TO:<x@example.org>"}), ConfigError);
+}
+
 BOOST_AUTO_TEST_CASE(unknown_keys_and_bad_values_are_errors) {
   BOOST_CHECK_THROW(parse("[server]\nwrokers = 2\n", {}), ConfigError);
   BOOST_CHECK_THROW(parse("[server]\nworkers = \"two\"\n", {}), ConfigError);
