@@ -133,6 +133,7 @@ export const STRINGS = {
     'v.email': 'Enter an e-mail address like name@example.com.',
     'v.vaultDots': '“.” and “..” are not allowed in a path.',
     'v.vaultEmptyName': 'A path must not contain empty names (two “/” in a row).',
+    'v.passwordWeak': 'This password is too easy to guess: it is made of common words, names, dates, keyboard patterns, repeats or sequences. Add more unrelated words or random characters.',
     'v.vaultBackslash': 'Backslashes are not allowed in names.',
     'v.vaultControl': 'Control characters are not allowed in names.',
     'v.vaultReserved': 'Names starting with “.vault-” are reserved.',
@@ -780,6 +781,7 @@ export const STRINGS = {
     'v.vaultReserved': 'Имена, начинающиеся с «.vault-», зарезервированы.',
     'v.vaultTooLong': 'Путь или одно из имён в нём слишком длинные.',
     'v.vaultTooDeep': 'Слишком глубокая вложенность пути.',
+    'v.passwordWeak': 'Пароль слишком легко подобрать: он составлен из распространённых слов, имён, дат, раскладки клавиатуры, повторов или последовательностей. Добавьте ещё несвязанных слов или случайных символов.',
 
     'chk.status': 'HTTP {code}',
     'chk.expected': 'HTTP {code}, ожидался {expected}',
