@@ -189,6 +189,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"scanner.templates_dirs", string_setter(c.scanner.templates_dirs)},
       {"scanner.scan_any_target", bool_setter(c.scanner.scan_any_target)},
       {"scanner.oast_base_url", string_setter(c.scanner.oast_base_url)},
+      {"scanner.oast_listen", string_setter(c.scanner.oast_listen)},
       {"tasks.runners", int_setter(c.tasks.runners, 1, 64)},
       {"tasks.per_user", int_setter(c.tasks.per_user, 1, 64)},
       {"tasks.queued_per_user", int_setter(c.tasks.queued_per_user, 1, 10000)},
@@ -345,6 +346,10 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
                                   std::pair{&c.vault.docserver_networks, "vault.docserver_networks"},
                                   std::pair{&c.nginx.internal_networks, "nginx.internal_networks"}})
     for (const auto& p : network_problems(*list, key)) problems << p << "\n";
+  for (const auto& l : split_networks(c.scanner.oast_listen))
+    if (!valid_listen(l))
+      problems << "config: scanner.oast_listen: '" << l
+               << "' is not ADDRESS:PORT (IPv4, [IPv6] or a host name; port 1-65535)\n";
   if (!c.analyzer.listen.empty() && !valid_listen(c.analyzer.listen))
     problems << "config: analyzer.listen must be ADDRESS:PORT (IPv4, [IPv6] or a host name; port 1-65535) or empty\n";
   if (!problems.str().empty()) throw ConfigError(problems.str());

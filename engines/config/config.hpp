@@ -97,6 +97,9 @@ struct ScannerConfig {
   // (scheme://host[:port]) under which targets reach this Dozor's /oast/{token}; empty = disabled,
   // in-band proofs only.
   std::string oast_base_url;
+  // nginx's listener of its own for /oast/ (plain HTTP, nothing else served there): ADDRESS:PORT
+  // entries, space or comma separated ("0.0.0.0:8880 [::]:8880"); empty: no such listener.
+  std::string oast_listen;
   std::string geoip_db;  // a MaxMind DB file (GeoLite2/GeoIP2 City, Country or ASN); empty: Debian's geoip-database
   // Active scans of any target for every user (a single-user install); otherwise only admins and
   // users an admin granted it scan beyond their own services' hosts (docs/scan.md).

@@ -33,6 +33,7 @@ write_stack_env() {
   local bin_dir=${BIN_DIR:-} https=${DOZOR_HTTPS_PORT:-} http=${DOZOR_HTTP_PORT:-}
   local bench=${DOZOR_NGINX_BENCH:-} nets=${DOZOR_NGINX_INTERNAL_NETS:-} repo=$REPO
   local analyzer_port=${DOZOR_ANALYZER_PORT:-}
+  local oast_port=${DOZOR_OAST_PORT:-}
   if [ -f "$STACK_ENV" ]; then
     # shellcheck disable=SC1090
     source "$STACK_ENV"
@@ -44,6 +45,7 @@ write_stack_env() {
   NGINX_BENCH=${bench:-${NGINX_BENCH:-off}}
   INTERNAL_NETS=${nets:-${INTERNAL_NETS:-}}
   ANALYZER_PORT=${analyzer_port:-${ANALYZER_PORT:-8181}}
+  OAST_PORT=${oast_port:-${OAST_PORT:-8182}}
   WWW=$REPO/www
   LISTEN=127.0.0.1
   # Browsers may try ::1 first for "localhost"; listen there too when the host has IPv6.
@@ -52,7 +54,7 @@ write_stack_env() {
   {
     echo "# Written by scripts/stackctl init; re-running init rewrites it."
     local k
-    for k in REPO BIN_DIR WWW HTTPS_PORT HTTP_PORT LISTEN NGINX_USER NGINX_BENCH INTERNAL_NETS ANALYZER_PORT; do
+    for k in REPO BIN_DIR WWW HTTPS_PORT HTTP_PORT LISTEN NGINX_USER NGINX_BENCH INTERNAL_NETS ANALYZER_PORT OAST_PORT; do
       printf '%s=%q\n' "$k" "${!k}"
     done
   } >"$STACK_ENV"
@@ -125,8 +127,6 @@ lease_seconds = 15
 allow_private_targets = true
 # The audit trusts the stack's own certificate, which the TLS fixture servers use (docs/audit.md).
 ca_file = "$STATE/tls/cert.pem"
-# Out-of-band proofs (docs/scan.md "XXE and SSRF"): local fixture targets reach this nginx.
-oast_base_url = "http://127.0.0.1:$HTTP_PORT"
 
 [paths]
 migrations = "$REPO/db/migrations"
@@ -150,6 +150,15 @@ write_secrets() {
   fi
 }
 
+# Out-of-band proofs (docs/scan.md "XXE and SSRF"): nginx's listener of its own for /oast/ on
+# OAST_PORT (stack.env), which local fixture targets reach; rewritten on every start, so configs
+# written before the listener existed (/oast/ was on the HTTP port then) follow it too.
+oast_config() {
+  [ -f "$CONF" ] && grep -q '^\[scanner\]' "$CONF" || return 0
+  sed -i '/^oast_base_url = /d; /^oast_listen = /d' "$CONF"
+  sed -i "s|^\[scanner\]\$|[scanner]\noast_listen = \"127.0.0.1:${OAST_PORT:-8182}\"\noast_base_url = \"http://127.0.0.1:${OAST_PORT:-8182}\"|" "$CONF"
+}
+
 # The vault's files live in the state dir; mutations are accepted from the stack's own origins.
 write_vault_config() {
   cat >>"$CONF" <<EOF
@@ -169,9 +178,7 @@ stack_init() {
   # Configs written before server.state_dir existed: add it (the default is the package's
   # /var/lib/dozor, which a dev stack cannot write).
   grep -q '^state_dir' "$CONF" || sed -i "s|^\[server\]\$|[server]\nstate_dir = \"$RUN\"|" "$CONF"
-  # The OAST base URL follows the stack's HTTP port (configs written before it existed get it too).
-  sed -i '/^oast_base_url = /d' "$CONF"
-  sed -i "s|^\[scanner\]\$|[scanner]\noast_base_url = \"http://127.0.0.1:$HTTP_PORT\"|" "$CONF"
+  oast_config
   # Configs written before the vault existed: add its section.
   grep -q '^\[vault\]' "$CONF" || write_vault_config
   # The vault's document server (docs/vault.md "Document editing"): a fake one the tests start

@@ -117,6 +117,12 @@ def db_query(query: str) -> list[list[str]]:
     return [line.split("\t") for line in r.stdout.splitlines()]
 
 
+def oast_url() -> str:
+    """nginx's listener for out-of-band interactions (scanner.oast_base_url of the stack:
+    /oast/ only, plain HTTP; docs/scan.md "XXE and SSRF")."""
+    return _env("DOZOR_TEST_OAST_URL") or config_value("scanner", "oast_base_url", "")
+
+
 def config_value(section: str, key: str, default):
     """A config value as the server sees it: DOZOR_<SECTION>_<KEY> overrides the file."""
     env = os.environ.get("DOZOR_%s_%s" % (section.upper(), key.upper()))
