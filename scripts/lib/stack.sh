@@ -159,6 +159,29 @@ oast_config() {
   sed -i "s|^\[scanner\]\$|[scanner]\noast_listen = \"127.0.0.1:${OAST_PORT:-8182}\"\noast_base_url = \"http://127.0.0.1:${OAST_PORT:-8182}\"|" "$CONF"
 }
 
+# The keys nginx proves itself with on the FastCGI sockets (docs/install.md "The FastCGI
+# sockets"): one per socket, in STATE, and nginx's includes beside the rendered site (0600: only
+# nginx's master reads them). Configs written before they existed get the keys' paths.
+# Idempotent: fcgi_start, analyzer_start and nginx_render call it.
+ensure_nginx_keys() {
+  local name section
+  mkdir -p "$STATE/nginx"
+  for name in fcgi analyzer; do
+    if [ ! -s "$STATE/nginx-$name.key" ]; then
+      (umask 077 && random_hex 32 | tr -d '\n' >"$STATE/nginx-$name.key")
+    fi
+    (umask 077 && printf '# Written by scripts/stackctl from %s\nfastcgi_param DOZOR_NGINX_KEY "%s";\n' \
+      "$STATE/nginx-$name.key" "$(cat "$STATE/nginx-$name.key")" >"$STATE/nginx/$name-key.conf.tmp" &&
+      mv -f "$STATE/nginx/$name-key.conf.tmp" "$STATE/nginx/$name-key.conf")
+    section=server
+    [ "$name" = analyzer ] && section=analyzer
+    if [ -f "$CONF" ] && grep -q "^\[$section\]" "$CONF" &&
+      ! awk -v s="[$section]" '/^\[/ { in_s = ($0 == s) } in_s && $1 == "nginx_key_file" { f = 1 } END { exit !f }' "$CONF"; then
+      sed -i "s|^\[$section\]\$|[$section]\nnginx_key_file = \"$STATE/nginx-$name.key\"|" "$CONF"
+    fi
+  done
+}
+
 # The vault's files live in the state dir; mutations are accepted from the stack's own origins.
 write_vault_config() {
   cat >>"$CONF" <<EOF
@@ -195,6 +218,7 @@ stack_init() {
   sed -i "s|^\[vault\]\$|[vault]\nclamav = true\nclamav_database = \"$REPO/tests/fixtures/clamav\"|" "$CONF"
   # nginx's workers (www-data when started by root) read the files under it.
   mkdir -p "$STATE/vault" && chmod 0755 "$STATE/vault"
+  ensure_nginx_keys
   mariadb_init
   nginx_render >/dev/null
   say "notice: this stack sets scanner.allow_private_targets = true (dev/test only: checks may reach loopback and private addresses)"
