@@ -33,13 +33,15 @@ class ProgramsCliTest(unittest.TestCase):
         self.addCleanup(subprocess.run, ["rm", "-rf", str(self.tmp)])
         (self.tmp / "jwt.key").write_text("ab" * 32)
         (self.tmp / "database.password").write_text("secret-pw\n")
+        (self.tmp / "nginx-fcgi.key").write_text("cd" * 32 + "\n")
 
     def config(self, extra_database: str = "", extra: str = "", name: str = "dozor.toml") -> str:
         path = self.tmp / name
         path.write_text(
+            "[server]\nnginx_key_file = \"%s\"\n"
             "[database]\npassword_file = \"%s\"\n%s\n[auth]\njwt_secret_file = \"%s\"\n"
             "[paths]\nmigrations = \"%s\"\ncommon_passwords = \"%s\"\n%s%s" % (
-                self.tmp / "database.password", extra_database, self.tmp / "jwt.key",
+                self.tmp / "nginx-fcgi.key", self.tmp / "database.password", extra_database, self.tmp / "jwt.key",
                 dc.REPO / "db" / "migrations", dc.REPO / "share" / "passwords" / "common-passwords.txt",
                 "" if "audit_data" in extra else "audit_data = \"%s\"\n" % (dc.REPO / "share" / "audit"), extra))
         return str(path)
@@ -93,6 +95,20 @@ class ProgramsCliTest(unittest.TestCase):
         r = run("dozor-fcgi", "--config", cfg, "--check-config")
         self.assertEqual(r.returncode, EX_CONFIG, r.stderr)
         self.assertIn("jwt.key", r.stderr)
+        # And the key nginx proves itself with (docs/install.md "The FastCGI sockets"): missing or
+        # too short, the start fails; dozord does not read it.
+        (self.tmp / "jwt.key").write_text("ab" * 32)
+        for text in (None, "x" * 31):
+            with self.subTest(nginx_key=text):
+                if text is None:
+                    (self.tmp / "nginx-fcgi.key").unlink(missing_ok=True)
+                else:
+                    (self.tmp / "nginx-fcgi.key").write_text(text)
+                r = run("dozor-fcgi", "--config", cfg, "--check-config")
+                self.assertEqual(r.returncode, EX_CONFIG, r.stderr)
+                self.assertIn("server.nginx_key_file", r.stderr)
+                self.assertNotIn("x" * 31, r.stderr)  # the key itself is never printed
+                self.assertEqual(run("dozord", "--config", cfg, "--check-config").returncode, 0)
 
     def test_an_unreadable_password_file_is_a_config_error(self):
         cfg = self.config()
