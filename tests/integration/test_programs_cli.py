@@ -132,13 +132,14 @@ class ProgramsCliTest(unittest.TestCase):
         cfg = self.config(extra="[analyzer]\nlisten = \"[::1]:9181\"\nnetworks = \"10.1.0.0/16, 192.0.2.7\"\n"
                                 "max_document = 2097152\n[vault]\nmax_upload = 4096\n"
                                 "docserver_networks = \"198.51.100.0/24 2001:db8::/32\"\n"
-                                "[nginx]\ninternal_networks = \"172.16.0.0/12\"\n")
+                                "[nginx]\ninternal_networks = \"172.16.0.0/12\"\n"
+                                "[scanner]\noast_listen = \"0.0.0.0:8880, [::]:8880\"\n")
         r = run("dozorctl", "--config", cfg, "nginx-config", "--out", str(out))
         self.assertEqual(r.returncode, 0, r.stderr)
         files = {p.name: p.read_text() for p in out.iterdir()}
         self.assertEqual(sorted(files), ["analyzer-body.conf", "analyzer-listen.conf",
                                          "analyzer-networks-from-config.conf", "docserver-networks-from-config.conf",
-                                         "internal-networks-from-config.conf", "vault-body.conf"])
+                                         "internal-networks-from-config.conf", "oast-listen.conf", "vault-body.conf"])
         lines = {name: [x for x in text.splitlines() if not x.startswith("#")] for name, text in files.items()}
         self.assertEqual(lines["analyzer-networks-from-config.conf"], ["allow 10.1.0.0/16;", "allow 192.0.2.7;"])
         self.assertEqual(lines["analyzer-listen.conf"], ["listen [::1]:9181;"])
@@ -147,6 +148,8 @@ class ProgramsCliTest(unittest.TestCase):
         self.assertEqual(lines["docserver-networks-from-config.conf"],
                          ["allow 198.51.100.0/24;", "allow 2001:db8::/32;"])
         self.assertEqual(lines["internal-networks-from-config.conf"], ["allow 172.16.0.0/12;"])
+        # The out-of-band listener of its own (docs/scan.md "XXE and SSRF").
+        self.assertEqual(lines["oast-listen.conf"], ["listen 0.0.0.0:8880;", "listen [::]:8880;"])
         for p in out.iterdir():
             self.assertEqual(p.stat().st_mode & 0o777, 0o644, p.name)
 
@@ -165,6 +168,8 @@ class ProgramsCliTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("allow 127.0.0.1/32;\nallow ::1/128;\n", (out / "analyzer-networks-from-config.conf").read_text())
         self.assertNotIn("allow", (out / "internal-networks-from-config.conf").read_text())
+        # No out-of-band listener by default: a loopback port answering 404.
+        self.assertIn("listen 127.0.0.1:8182;\nreturn 404;\n", (out / "oast-listen.conf").read_text())
 
 
 if __name__ == "__main__":
