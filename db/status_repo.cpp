@@ -8,7 +8,7 @@ namespace dozor::db::status {
 std::optional<Page> find_public(Connection& c, const std::string& slug) {
   auto& st = c.prepare(
       "SELECT id, IFNULL(status_title, name), description, status_announcement, status_show_urls, UNIX_TIMESTAMP(NOW())"
-      " FROM `groups` WHERE status_slug = ? AND status_public");
+      " FROM `groups` WHERE public_slug = ?");  // unique among published pages (0029)
   st.setString(1, slug);
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
   if (!rs->next()) return std::nullopt;

@@ -18,6 +18,11 @@ inline constexpr std::size_t kUrlLength = 2083;      // a monitored URL, after n
 inline constexpr std::size_t kUsernameChars = 64;         // users.username VARCHAR(64)
 inline constexpr std::size_t kUsernameInputBytes = 1024;  // refused before any Unicode work
 inline constexpr std::size_t kPasswordMaxChars = 256;     // the minimum is auth.min_password_length
+// A new password's estimated guesses (engines/auth/password_strength.hpp): at least this many,
+// zxcvbn's score 3 ("safely unguessable"); 8 random characters are 10^8 + 1. The estimate reads
+// the first kPasswordEstimateChars characters.
+inline constexpr double kPasswordMinGuesses = 1e8;
+inline constexpr std::size_t kPasswordEstimateChars = 128;
 
 // Services
 inline constexpr std::size_t kServiceNameChars = 255;

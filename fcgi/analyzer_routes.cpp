@@ -7,6 +7,7 @@
 #include "engines/errors.hpp"
 #include "fcgi/error_mapping.hpp"
 #include "fcgi/http_error.hpp"
+#include "handlers/versions.hpp"
 
 namespace dozor::http {
 namespace {
@@ -117,11 +118,12 @@ json::object schemas() {
                     {"model", json::object{{"type", "object"}}}}}};
   json::object version{
       {"type", "object"},
-      {"required", json::array{"name", "version", "model"}},
+      {"required", json::array{"name", "version", "build", "model"}},
       {"properties",
        json::object{
            {"name", str()},
-           {"version", str()},
+           {"version", json::object{{"type", "string"}, {"description", "The analyzer's release (spec: 1.0.0)"}}},
+           {"build", json::object{{"type", "string"}, {"description", "The build serving it"}}},
            {"model", json::object{{"type", json::array{"object", "null"}},
                                   {"properties", json::object{{"name", str()},
                                                               {"version", str()},
@@ -184,7 +186,7 @@ const std::vector<AnalyzerRoute>& analyzer_routes() {
        Access::Public,
        api::version,
        "version",
-       "Build version and model name, version, checksum",
+       "Release and build versions; model name, version, checksum",
        "Version",
        {}},
       {"POST",
@@ -317,7 +319,7 @@ json::object analyzer_openapi() {
   return json::object{
       {"openapi", "3.1.0"},
       {"info", json::object{{"title", "Dozor document analyzer"},
-                            {"version", DOZOR_VERSION},
+                            {"version", handlers::kDiagnosticsRelease},
                             {"description",
                              "Finds personal data (152-FZ) in documents. Served on the internal listener only."}}},
       {"paths", std::move(paths)},

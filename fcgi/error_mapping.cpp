@@ -6,6 +6,7 @@
 #include "db/errors.hpp"
 #include "engines/errors.hpp"
 #include "engines/secrets.hpp"
+#include "engines/text/utf8.hpp"
 #include "engines/vault/multipart.hpp"
 #include "engines/vault/path.hpp"
 #include "engines/vault/store.hpp"
@@ -21,13 +22,35 @@ constexpr std::size_t kEchoChars = 128;
 constexpr std::size_t kEchoItems = 16;
 constexpr int kEchoDepth = 3;
 
+// Text as JSON may carry it: an input echoed from a query, a path or a header may hold any bytes,
+// and JSON is UTF-8 — each invalid sequence becomes U+FFFD, as the vault's routes echo paths.
+boost::json::string valid_text(boost::json::string_view s) {
+  if (text::is_valid_utf8(s)) return boost::json::string(s);
+  return boost::json::string(text::to_valid_utf8(s));
+}
+
+boost::json::value valid_json(const boost::json::value& v) {
+  if (v.is_string()) return valid_text(v.get_string());
+  if (v.is_array()) {
+    boost::json::array out;
+    for (const auto& e : v.get_array()) out.push_back(valid_json(e));
+    return out;
+  }
+  if (v.is_object()) {
+    boost::json::object out;
+    for (const auto& [k, member] : v.get_object()) out[valid_text(k)] = valid_json(member);
+    return out;
+  }
+  return v;
+}
+
 boost::json::value excerpt(const boost::json::value& v, int depth) {
   if (v.is_string()) {
-    const auto& s = v.get_string();
+    auto s = valid_text(v.get_string());
     std::size_t chars = 0, i = 0;
     for (; i < s.size(); ++i)
       if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && chars++ == kEchoChars) break;
-    if (i >= s.size()) return v;
+    if (i >= s.size()) return s;
     return boost::json::string(std::string(s.data(), i) + "…");
   }
   if (v.is_object()) {
@@ -39,7 +62,7 @@ boost::json::value excerpt(const boost::json::value& v, int depth) {
         out["…"] = "(more members not shown)";
         break;
       }
-      out[k] = secrets::is_secret_name(k) ? boost::json::value("****") : excerpt(member, depth + 1);
+      out[valid_text(k)] = secrets::is_secret_name(k) ? boost::json::value("****") : excerpt(member, depth + 1);
     }
     return out;
   }
@@ -68,14 +91,14 @@ bool names_a_secret(const boost::json::array& loc) {
 Response validation_response(const ValidationFailed& v) {
   boost::json::array detail;
   for (const auto& issue : v.issues) {
-    boost::json::object item{{"type", issue.type}, {"loc", issue.loc}, {"msg", issue.msg}};
+    boost::json::object item{{"type", issue.type}, {"loc", valid_json(issue.loc)}, {"msg", valid_text(issue.msg)}};
     if (!issue.input)
       item["input"] = nullptr;
     else if (names_a_secret(issue.loc))
       item["input"] = "****";
     else
       item["input"] = excerpt(*issue.input, 0);
-    if (!issue.ctx.empty()) item["ctx"] = issue.ctx;
+    if (!issue.ctx.empty()) item["ctx"] = valid_json(issue.ctx);
     detail.push_back(std::move(item));
   }
   return Response::json(boost::json::object{{"detail", std::move(detail)}}, 422);

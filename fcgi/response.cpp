@@ -4,6 +4,8 @@
 #include <cctype>
 #include <iostream>
 
+#include "engines/text/utf8.hpp"
+
 namespace dozor::http {
 
 Response Response::json(const boost::json::value& v, int status) {
@@ -14,6 +16,8 @@ Response Response::json(const boost::json::value& v, int status) {
 }
 
 Response Response::error(int status, std::string_view detail) {
+  // A detail may quote what the client sent; JSON must stay UTF-8 (U+FFFD for invalid bytes).
+  if (!text::is_valid_utf8(detail)) return json(boost::json::object{{"detail", text::to_valid_utf8(detail)}}, status);
   return json(boost::json::object{{"detail", detail}}, status);
 }
 

@@ -19,6 +19,7 @@
 
 #include "engines/health/scoreboard.hpp"
 #include "fcgi/fcgi_io.hpp"
+#include "fcgi/nginx_proof.hpp"
 #include "fcgi/test_hooks.hpp"
 
 namespace dozor::fcgi {
@@ -100,6 +101,17 @@ http::Response answer(FCGX_Request& req, const WorkerLimits& limits, const Reque
   std::optional<FcgiBodyStream> stream;
   switch (read_request(req, limits.max_body, in, limits.stream_body, &stream)) {
     case ReadStatus::Ok: {
+      // Only nginx may speak here: a request without its key is refused before any handler
+      // reads REMOTE_ADDR or a DOZOR_* parameter (nginx_proof.hpp).
+      if (!limits.nginx_key.empty()) {
+        auto proof = check_nginx_proof(in, limits.nginx_key);
+        if (proof != NginxProof::Valid) {
+          std::cerr << "worker " << getpid() << ": refused a request on the socket "
+                    << (proof == NginxProof::Missing ? "without" : "with a wrong") << " nginx key\n";
+          close_after_answer(req);
+          return http::Response::error(403, "Forbidden: only nginx may send requests to this socket");
+        }
+      }
       http::Response out = handle(in);
       // The unread rest is not a request: a small one is read away (nginx may reuse the
       // connection the instant it has the answer, and a POST it sends on a closed one is a 502),

@@ -2,6 +2,7 @@
 // A worker process: M threads, each accepting FastCGI connections on the shared listening
 // socket and serving requests until told to stop.
 #include <functional>
+#include <string>
 
 #include "fcgi/request.hpp"
 #include "fcgi/response.hpp"
@@ -15,6 +16,9 @@ struct WorkerLimits {
   int shutdown_timeout = 10;
   // Requests whose body the handler streams (see fcgi_io.hpp): their byte limit, or 0.
   std::function<long long(const http::Request&)> stream_body;
+  // The key nginx sends as DOZOR_NGINX_KEY (nginx_proof.hpp); requests without it are refused
+  // with 403. Empty: no check (server.nginx_key_file = "").
+  std::string nginx_key = {};
 };
 
 using RequestHandler = std::function<http::Response(const http::Request&)>;

@@ -7,6 +7,7 @@
 #include "engines/net/multi_fetch.hpp"
 #include "fcgi/http_error.hpp"
 #include "fcgi/multipart.hpp"
+#include "handlers/versions.hpp"
 
 namespace dozor::handlers::analyzer_api {
 namespace {
@@ -209,7 +210,7 @@ http::Response health(Service& s, const http::Request&, const Caller*) {
 }
 
 http::Response version(Service& s, const http::Request&, const Caller*) {
-  json::object body{{"name", "dozor-analyzer"}, {"version", DOZOR_VERSION}};
+  json::object body{{"name", "dozor-analyzer"}, {"version", kDiagnosticsRelease}, {"build", DOZOR_VERSION}};
   if (auto a = s.analyzer()) {
     body["model"] = json::object{{"name", a->model().name},
                                  {"version", a->model().version},

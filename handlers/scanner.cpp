@@ -14,7 +14,7 @@ namespace {
 
 namespace tpl = scan::templates;
 
-// ?severity=a,b (absent or empty: all); every unknown name is a 422 issue.
+// ?severity=a,b (absent or empty: critical,high,medium,low, spec §4.6); every unknown name is a 422 issue.
 std::set<audit::Severity> severities(const http::Request& request, std::vector<http::FieldIssue>& issues) {
   auto list = audit::severities_from(request.query_param("severity").value_or(""));
   for (const auto& one : list.unknown)

@@ -5,6 +5,7 @@
 #include "engines/health/system_health.hpp"
 #include "engines/text/utc_time.hpp"
 #include "handlers/handlers.hpp"
+#include "handlers/versions.hpp"
 
 namespace dozor::handlers {
 namespace {
@@ -121,10 +122,11 @@ json::object disk_json(const hl::Report& r) {
 
 Response monitoring_health(Context& ctx) {
   hl::Report r = hl::examine(ctx.app.db, ctx.app.cfg, ctx.app.scoreboard);
-  json::object body{
-      {"status", hl::name(r.level)},  {"version", DOZOR_VERSION},     {"checked_at", text::utc_now(text::kUtcIso)},
-      {"web", web_json(r)},           {"database", database_json(r)}, {"monitor", monitor_json(r)},
-      {"analyzer", analyzer_json(r)}, {"disk", disk_json(r)}};
+  json::object body{{"status", hl::name(r.level)}, {"version", kDiagnosticsRelease},
+                    {"build", DOZOR_VERSION},      {"checked_at", text::utc_now(text::kUtcIso)},
+                    {"web", web_json(r)},          {"database", database_json(r)},
+                    {"monitor", monitor_json(r)},  {"analyzer", analyzer_json(r)},
+                    {"disk", disk_json(r)}};
   return Response::json(body, r.level == hl::Level::Down ? 503 : 200);
 }
 

@@ -35,6 +35,10 @@ dozor::config::Config load_checked(const std::string& config_path) {
   // so a worker taken over by a hostile document holds nothing that mints a token.
   // Nor the database password or the document server's secret: the unit hides those files.
   auto cfg = dozor::config::load(config_path, dozor::config::Secrets::Skip);
+  // Its own key from nginx, never dozor-fcgi's (the unit hides that one): a worker taken over by
+  // a document cannot pass as nginx to dozor-fcgi.
+  cfg.server.nginx_key_file = cfg.analyzer.nginx_key_file;
+  cfg.server.nginx_key = dozor::config::read_nginx_key(cfg.analyzer.nginx_key_file, "analyzer.nginx_key_file");
   cfg.server.socket = cfg.analyzer.socket;
   cfg.server.socket_mode = cfg.analyzer.socket_mode;
   cfg.server.workers = cfg.analyzer.workers;
@@ -119,6 +123,7 @@ int main(int argc, char** argv) {
       limits.max_requests = c.server.max_requests;
       limits.max_body = c.server.max_body;
       limits.shutdown_timeout = c.server.shutdown_timeout;
+      limits.nginx_key = c.server.nginx_key;
       return dozor::fcgi::run_worker(listen_fd, limits, [&](const dozor::http::Request& req) {
         return dozor::http::analyzer_dispatch(service, req);
       });

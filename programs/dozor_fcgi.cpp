@@ -25,8 +25,8 @@ constexpr const char* kUsage =
     "usage: dozor-fcgi [--config FILE] [--check-config]\n"
     "       dozor-fcgi --version | --help\n"
     "  --config FILE    configuration (default $DOZOR_CONFIG or /etc/dozor/dozor.toml)\n"
-    "  --check-config   load the configuration and every file a worker reads at start (JWT key,\n"
-    "                   database password file, common-password list, audit data), report, and exit:\n"
+    "  --check-config   load the configuration and every file a worker reads at start (JWT key, nginx\n"
+    "                   key, database password file, common-password list, audit data), report, and exit:\n"
     "                   0 when valid, 78 (EX_CONFIG) when not; systemd's ExecReload runs it\n"
     "Without --check-config: run the master process (man dozor-fcgi).\n";
 
@@ -35,6 +35,7 @@ constexpr const char* kUsage =
 // loop that never reports READY; and a reload refuses a config its new workers could not use.
 dozor::config::Config load_checked(const std::string& config_path) {
   auto cfg = dozor::config::load(config_path);
+  cfg.server.nginx_key = dozor::config::read_nginx_key(cfg.server.nginx_key_file, "server.nginx_key_file");
   dozor::auth::load_jwt_key(cfg.auth.jwt_secret_file);
   dozor::auth::PasswordPolicy::load(cfg.paths.common_passwords, static_cast<std::size_t>(cfg.auth.min_password_length));
   // Compiled once here and inherited by every worker (a reload compiles it afresh).
@@ -69,7 +70,8 @@ int main(int argc, char** argv) {
       dozor::App app(cfg);
       auto router = dozor::http::build_router();
       dozor::fcgi::WorkerLimits limits{
-          cfg.server.threads, cfg.server.max_requests, cfg.server.max_body, cfg.server.shutdown_timeout, {}};
+          cfg.server.threads,  cfg.server.max_requests, cfg.server.max_body, cfg.server.shutdown_timeout, {},
+          cfg.server.nginx_key};
       // Vault uploads go to disk as they arrive (bounded memory), never read whole.
       const long long upload_limit = cfg.vault.max_upload + dozor::limits::kVaultMultipartOverhead;
       limits.stream_body = [upload_limit](const dozor::http::Request& r) -> long long {

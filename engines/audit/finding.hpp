@@ -20,7 +20,7 @@ std::string_view to_string(Severity s);
 std::optional<Severity> severity_from(std::string_view name);  // "info" … "critical"
 
 // A comma-separated list ("high,critical"; empty names skipped; empty text: an empty set, which the
-// template scanner reads as every severity) and the names it did not know, in order.
+// template scanner reads as its default, critical,high,medium,low) and the names it did not know, in order.
 struct SeverityList {
   std::set<Severity> wanted;
   std::vector<std::string> unknown;

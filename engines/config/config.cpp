@@ -151,6 +151,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"database.pool_size", int_setter(c.database.pool_size, 0, 64)},
       {"database.pool_wait_ms", int_setter(c.database.pool_wait_ms, 1, 60000)},
       {"database.statement_timeout", int_setter(c.database.statement_timeout, 1, 3600)},
+      {"server.nginx_key_file", string_setter(c.server.nginx_key_file)},
       {"auth.jwt_secret_file", string_setter(c.auth.jwt_secret_file)},
       {"auth.token_lifetime", int_setter(c.auth.token_lifetime, 60, 30LL * 86400)},
       {"auth.max_failures", int_setter(c.auth.max_failures, 1, 1000)},
@@ -190,6 +191,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"scanner.templates_dirs", string_setter(c.scanner.templates_dirs)},
       {"scanner.scan_any_target", bool_setter(c.scanner.scan_any_target)},
       {"scanner.oast_base_url", string_setter(c.scanner.oast_base_url)},
+      {"scanner.oast_listen", string_setter(c.scanner.oast_listen)},
       {"tasks.runners", int_setter(c.tasks.runners, 1, 64)},
       {"tasks.per_user", int_setter(c.tasks.per_user, 1, 64)},
       {"tasks.queued_per_user", int_setter(c.tasks.queued_per_user, 1, 10000)},
@@ -214,6 +216,7 @@ std::map<std::string, Setter> setters(Config& c) {
       {"analyzer.ocr_languages", ocr_languages_setter(c.analyzer.ocr_languages)},
       {"analyzer.fetch_urls", bool_setter(c.analyzer.fetch_urls)},
       {"analyzer.fetch_timeout", int_setter(c.analyzer.fetch_timeout, 1, 600)},
+      {"analyzer.nginx_key_file", string_setter(c.analyzer.nginx_key_file)},
       {"analyzer.listen", string_setter(c.analyzer.listen)},
       {"analyzer.networks", string_setter(c.analyzer.networks)},
       {"paths.common_passwords", string_setter(c.paths.common_passwords)},
@@ -365,6 +368,10 @@ Config parse(const std::string& toml_text, const std::vector<std::string>& env) 
                                   std::pair{&c.vault.docserver_networks, "vault.docserver_networks"},
                                   std::pair{&c.nginx.internal_networks, "nginx.internal_networks"}})
     for (const auto& p : network_problems(*list, key)) problems << p << "\n";
+  for (const auto& l : split_networks(c.scanner.oast_listen))
+    if (!valid_listen(l))
+      problems << "config: scanner.oast_listen: '" << l
+               << "' is not ADDRESS:PORT (IPv4, [IPv6] or a host name; port 1-65535)\n";
   if (!c.analyzer.listen.empty() && !valid_listen(c.analyzer.listen))
     problems << "config: analyzer.listen must be ADDRESS:PORT (IPv4, [IPv6] or a host name; port 1-65535) or empty\n";
   if (!problems.str().empty()) throw ConfigError(problems.str());
@@ -429,6 +436,23 @@ void read_docserver_secret_file(Config& c) {
                       std::strerror(errno));
   std::getline(in, v.docserver_jwt_secret);
   if (!v.docserver_jwt_secret.empty() && v.docserver_jwt_secret.back() == '\r') v.docserver_jwt_secret.pop_back();
+}
+
+std::string read_nginx_key(const std::string& path, const char* key) {
+  if (path.empty()) return {};
+  std::ifstream in(path);
+  if (!in) throw ConfigError(std::string("config: cannot read ") + key + " " + path + ": " + std::strerror(errno));
+  std::string line;
+  std::getline(in, line);
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  bool ok = line.size() >= 32 && line.size() <= 256 && std::all_of(line.begin(), line.end(), [](char ch) {
+              return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
+            });
+  // The value itself is never part of a message.
+  if (!ok)
+    throw ConfigError(std::string("config: ") + key + " " + path +
+                      " must hold one line of 32 to 256 characters A-Z a-z 0-9 _ - (the key nginx sends)");
+  return line;
 }
 
 }  // namespace dozor::config

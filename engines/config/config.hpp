@@ -17,6 +17,10 @@ struct ServerConfig {
   int shutdown_timeout = 10;
   // Files the workers share (the check slots); the service's StateDirectory when packaged.
   std::string state_dir = "/var/lib/dozor";
+  // The key nginx sends with every request (DOZOR_NGINX_KEY, docs/install.md "The FastCGI
+  // sockets"): the first line of this file. Empty: no check (a socket nothing else can reach).
+  std::string nginx_key_file = "/etc/dozor/nginx-fcgi.key";
+  std::string nginx_key;  // read by dozor-fcgi (read_nginx_key), never by load()
 };
 
 struct DatabaseConfig {
@@ -97,6 +101,9 @@ struct ScannerConfig {
   // (scheme://host[:port]) under which targets reach this Dozor's /oast/{token}; empty = disabled,
   // in-band proofs only.
   std::string oast_base_url;
+  // nginx's listener of its own for /oast/ (plain HTTP, nothing else served there): ADDRESS:PORT
+  // entries, space or comma separated ("0.0.0.0:8880 [::]:8880"); empty: no such listener.
+  std::string oast_listen;
   std::string geoip_db;  // a MaxMind DB file (GeoLite2/GeoIP2 City, Country or ASN); empty: Debian's geoip-database
   // Active scans of any target for every user (a single-user install); otherwise only admins and
   // users an admin granted it scan beyond their own services' hosts (docs/scan.md).
@@ -143,6 +150,8 @@ struct AnalyzerConfig {
   std::string ocr_languages = "rus+eng";
   bool fetch_urls = false;  // {"url": ...} bodies; the packaged unit has no network
   int fetch_timeout = 30;   // seconds for one URL
+  // The analyzer's own key from nginx (as server.nginx_key_file; not dozor-fcgi's).
+  std::string nginx_key_file = "/etc/dozor/nginx-analyzer.key";
   // nginx's internal listener for the analyzer and who may reach it (nginx/render).
   std::string listen = "127.0.0.1:8181";
   std::string networks = "127.0.0.1/32,::1/128";  // comma or space separated
@@ -225,6 +234,9 @@ Config load(std::string path, Secrets secrets = Secrets::Read);
 void read_password_file(Config& c);
 // vault.docserver_jwt_secret_file into vault.docserver_jwt_secret (load() calls it).
 void read_docserver_secret_file(Config& c);
+// The key in `path` (its first line: 32 to 256 of A-Z a-z 0-9 _ -, so that it is safe inside an
+// nginx directive), or "" when `path` is empty. Throws ConfigError naming `key` otherwise.
+std::string read_nginx_key(const std::string& path, const char* key);
 
 // The pool size of one process of `kind`: database.pool_size when set, else automatic.
 int pool_size_for(const Config& c, ProcessKind kind);

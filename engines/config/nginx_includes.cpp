@@ -42,6 +42,18 @@ std::string allow_lines(const std::string& list, const char* nobody) {
   return out;
 }
 
+// The out-of-band listener (docs/scan.md "XXE and SSRF"): scanner.oast_listen, or, when that is
+// empty, a loopback port that answers 404 to everything (the site has the server block either way).
+std::string oast_listen(const Config& c) {
+  std::string out = kHeader;
+  auto listens = split_networks(c.scanner.oast_listen);
+  if (listens.empty())
+    return out +
+           "# scanner.oast_listen is empty: out-of-band interactions are off\nlisten 127.0.0.1:8182;\nreturn 404;\n";
+  for (const auto& l : listens) out += "listen " + l + ";\n";
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> split_networks(std::string_view list) {
@@ -100,6 +112,7 @@ std::vector<NginxInclude> nginx_includes(const Config& c) {
                    analyzer_off ? "analyzer.listen is empty: no network" : "analyzer.networks is empty: no network")},
       {"analyzer-listen.conf",
        std::string(kHeader) + "listen " + (analyzer_off ? std::string("127.0.0.1:8181") : c.analyzer.listen) + ";\n"},
+      {"oast-listen.conf", oast_listen(c)},
       {"analyzer-body.conf", std::string(kHeader) + "client_max_body_size " +
                                  std::to_string(c.analyzer.max_document + kEnvelopeBytes) + ";\n"},
       {"vault-body.conf",

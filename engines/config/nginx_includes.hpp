@@ -22,7 +22,8 @@ struct NginxInclude {
 std::vector<std::string> network_problems(std::string_view list, std::string_view key);
 std::vector<std::string> split_networks(std::string_view list);
 
-// "ADDRESS:PORT" as nginx's listen takes it: IPv4, [IPv6] or a host name, port 1-65535.
+// "ADDRESS:PORT" as nginx's listen takes it (analyzer.listen, each entry of scanner.oast_listen): IPv4, [IPv6] or a
+// host name, port 1-65535.
 bool valid_listen(std::string_view listen);
 
 // Every file, from a config that parse() accepted.

@@ -5,7 +5,8 @@
 
 namespace dozor::monitor {
 namespace {
-// The only unique column a user sets: status_slug.
+// The only unique column a user sets: status_slug, unique among the owner's groups and among
+// published pages (db/migrations/0029): a conflict never tells of another user's private page.
 constexpr const char* kSlugTaken = "This status page address is already taken";
 }  // namespace
 

@@ -98,6 +98,15 @@ TargetUrl parse_target_url(std::string_view raw_tail) {
   }
   if (!has_scheme) candidate = "https://" + text;
   if (auto problem = check_http_url(candidate)) return {std::nullopt, problem};
+  // A bare host must name a host: "batch" (POST /api/v1/audit/batch, a route only /api has) or
+  // "services" is a word, not a site, and must not become https://batch/ and a DNS look-up. A
+  // bare name needs a dot (example.com) or is an IP address; anything else takes a full URL.
+  if (!has_scheme) {
+    auto parsed = boost::urls::parse_uri(candidate);
+    if (parsed->host_type() == boost::urls::host_type::name && parsed->host_name().find('.') == std::string::npos)
+      return {std::nullopt, parsing("a bare word is not a host name; write a domain (example.com) or a full URL "
+                                    "(https://name/)")};
+  }
   return {normalize_http_url(candidate), std::nullopt};
 }
 

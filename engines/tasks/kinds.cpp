@@ -158,7 +158,7 @@ TaskOutcome run_scanner(const TaskEnv& env, const TaskSpec& task, const CancelTo
                         const ProgressFn& progress) {
   progress(0, "templates");
   auto deadline = std::chrono::steady_clock::now() + task_budget(env);
-  std::set<audit::Severity> wanted;  // absent or empty: every severity
+  std::set<audit::Severity> wanted;  // absent or empty: critical,high,medium,low (scan_site)
   if (const auto* text = task.options.if_contains("severity"))
     wanted = audit::severities_from(text->as_string()).wanted;
   return {scan::templates::scan_site(task.target, env.cfg, env.egress, wanted, task_scan(env, cancel), deadline),

@@ -30,6 +30,7 @@ EOC
 analyzer_start() {
   need_bin dozor-analyzer
   analyzer_config
+  ensure_nginx_keys
   if analyzer_up; then
     [ "$BIN_DIR/dozor-analyzer" -nt "$ANALYZER_PID" ] || return 0
     say "dozor-analyzer was rebuilt: restarting it"

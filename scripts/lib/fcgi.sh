@@ -55,6 +55,8 @@ fcgi_settled() { [ -S "$FCGI_SOCK" ] || gone "$1"; }
 fcgi_start() {
   need_bin dozor-fcgi
   legacy_paths
+  ensure_nginx_keys
+  oast_config
   if fcgi_up; then
     # A rebuilt binary replaces the running one, so scripts/run always serves fresh code.
     [ "$BIN_DIR/dozor-fcgi" -nt "$FCGI_PID" ] || return 0

@@ -10,6 +10,8 @@ NGINX_ARGS=(-p "$STATE/nginx/" -c "$STATE/nginx/nginx.conf" -e "$LOG/nginx-error
 # DOZOR_NGINX_INTERNAL_NETS (stackctl init) adds to nginx.internal_networks' place.
 nginx_render() {
   local inc="$STATE/nginx/from-config"
+  ensure_nginx_keys
+  oast_config
   env ${INTERNAL_NETS:+DOZOR_NGINX_INTERNAL_NETWORKS="$INTERNAL_NETS"} \
     "$BIN_DIR/dozorctl" --config "$CONF" nginx-config --out "$inc" >"$LOG/nginx-config.log" 2>&1 ||
     die_log "$LOG/nginx-config.log" "dozorctl nginx-config refused the config"

@@ -33,6 +33,7 @@ write_stack_env() {
   local bin_dir=${BIN_DIR:-} https=${DOZOR_HTTPS_PORT:-} http=${DOZOR_HTTP_PORT:-}
   local bench=${DOZOR_NGINX_BENCH:-} nets=${DOZOR_NGINX_INTERNAL_NETS:-} repo=$REPO
   local analyzer_port=${DOZOR_ANALYZER_PORT:-}
+  local oast_port=${DOZOR_OAST_PORT:-}
   if [ -f "$STACK_ENV" ]; then
     # shellcheck disable=SC1090
     source "$STACK_ENV"
@@ -44,6 +45,7 @@ write_stack_env() {
   NGINX_BENCH=${bench:-${NGINX_BENCH:-off}}
   INTERNAL_NETS=${nets:-${INTERNAL_NETS:-}}
   ANALYZER_PORT=${analyzer_port:-${ANALYZER_PORT:-8181}}
+  OAST_PORT=${oast_port:-${OAST_PORT:-8182}}
   WWW=$REPO/www
   LISTEN=127.0.0.1
   # Browsers may try ::1 first for "localhost"; listen there too when the host has IPv6.
@@ -52,7 +54,7 @@ write_stack_env() {
   {
     echo "# Written by scripts/stackctl init; re-running init rewrites it."
     local k
-    for k in REPO BIN_DIR WWW HTTPS_PORT HTTP_PORT LISTEN NGINX_USER NGINX_BENCH INTERNAL_NETS ANALYZER_PORT; do
+    for k in REPO BIN_DIR WWW HTTPS_PORT HTTP_PORT LISTEN NGINX_USER NGINX_BENCH INTERNAL_NETS ANALYZER_PORT OAST_PORT; do
       printf '%s=%q\n' "$k" "${!k}"
     done
   } >"$STACK_ENV"
@@ -125,8 +127,6 @@ lease_seconds = 15
 allow_private_targets = true
 # The audit trusts the stack's own certificate, which the TLS fixture servers use (docs/audit.md).
 ca_file = "$STATE/tls/cert.pem"
-# Out-of-band proofs (docs/scan.md "XXE and SSRF"): local fixture targets reach this nginx.
-oast_base_url = "http://127.0.0.1:$HTTP_PORT"
 
 [paths]
 migrations = "$REPO/db/migrations"
@@ -150,6 +150,38 @@ write_secrets() {
   fi
 }
 
+# Out-of-band proofs (docs/scan.md "XXE and SSRF"): nginx's listener of its own for /oast/ on
+# OAST_PORT (stack.env), which local fixture targets reach; rewritten on every start, so configs
+# written before the listener existed (/oast/ was on the HTTP port then) follow it too.
+oast_config() {
+  [ -f "$CONF" ] && grep -q '^\[scanner\]' "$CONF" || return 0
+  sed -i '/^oast_base_url = /d; /^oast_listen = /d' "$CONF"
+  sed -i "s|^\[scanner\]\$|[scanner]\noast_listen = \"127.0.0.1:${OAST_PORT:-8182}\"\noast_base_url = \"http://127.0.0.1:${OAST_PORT:-8182}\"|" "$CONF"
+}
+
+# The keys nginx proves itself with on the FastCGI sockets (docs/install.md "The FastCGI
+# sockets"): one per socket, in STATE, and nginx's includes beside the rendered site (0600: only
+# nginx's master reads them). Configs written before they existed get the keys' paths.
+# Idempotent: fcgi_start, analyzer_start and nginx_render call it.
+ensure_nginx_keys() {
+  local name section
+  mkdir -p "$STATE/nginx"
+  for name in fcgi analyzer; do
+    if [ ! -s "$STATE/nginx-$name.key" ]; then
+      (umask 077 && random_hex 32 | tr -d '\n' >"$STATE/nginx-$name.key")
+    fi
+    (umask 077 && printf '# Written by scripts/stackctl from %s\nfastcgi_param DOZOR_NGINX_KEY "%s";\n' \
+      "$STATE/nginx-$name.key" "$(cat "$STATE/nginx-$name.key")" >"$STATE/nginx/$name-key.conf.tmp" &&
+      mv -f "$STATE/nginx/$name-key.conf.tmp" "$STATE/nginx/$name-key.conf")
+    section=server
+    [ "$name" = analyzer ] && section=analyzer
+    if [ -f "$CONF" ] && grep -q "^\[$section\]" "$CONF" &&
+      ! awk -v s="[$section]" '/^\[/ { in_s = ($0 == s) } in_s && $1 == "nginx_key_file" { f = 1 } END { exit !f }' "$CONF"; then
+      sed -i "s|^\[$section\]\$|[$section]\nnginx_key_file = \"$STATE/nginx-$name.key\"|" "$CONF"
+    fi
+  done
+}
+
 # The vault's files live in the state dir; mutations are accepted from the stack's own origins.
 write_vault_config() {
   cat >>"$CONF" <<EOF
@@ -169,9 +201,7 @@ stack_init() {
   # Configs written before server.state_dir existed: add it (the default is the package's
   # /var/lib/dozor, which a dev stack cannot write).
   grep -q '^state_dir' "$CONF" || sed -i "s|^\[server\]\$|[server]\nstate_dir = \"$RUN\"|" "$CONF"
-  # The OAST base URL follows the stack's HTTP port (configs written before it existed get it too).
-  sed -i '/^oast_base_url = /d' "$CONF"
-  sed -i "s|^\[scanner\]\$|[scanner]\noast_base_url = \"http://127.0.0.1:$HTTP_PORT\"|" "$CONF"
+  oast_config
   # Configs written before the vault existed: add its section.
   grep -q '^\[vault\]' "$CONF" || write_vault_config
   # The vault's document server (docs/vault.md "Document editing"): a fake one the tests start
@@ -188,6 +218,7 @@ stack_init() {
   sed -i "s|^\[vault\]\$|[vault]\nclamav = true\nclamav_database = \"$REPO/tests/fixtures/clamav\"|" "$CONF"
   # nginx's workers (www-data when started by root) read the files under it.
   mkdir -p "$STATE/vault" && chmod 0755 "$STATE/vault"
+  ensure_nginx_keys
   mariadb_init
   nginx_render >/dev/null
   say "notice: this stack sets scanner.allow_private_targets = true (dev/test only: checks may reach loopback and private addresses)"

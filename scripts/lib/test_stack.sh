@@ -22,6 +22,8 @@ test_stack_start() {
   export DOZOR_NOTIFY_SMTP_FROM=dozor-tests@example.org
   # nginx's internal listener for dozor-analyzer (analyzer.listen), beside the test ports.
   export DOZOR_ANALYZER_PORT=$((https + 8))
+  # nginx's listener for out-of-band interactions (scanner.oast_listen, /oast/ only).
+  export DOZOR_OAST_PORT=$((https + 10))
   # Production's HSTS max-age (a year; dev stacks send an hour so a developer's browser does not
   # pin localhost): the self-audit test grades the site as it is deployed, and test browsers are
   # throwaway profiles.
@@ -30,6 +32,7 @@ test_stack_start() {
   export DOZOR_TEST_BASE_URL=https://127.0.0.1:$https
   export DOZOR_TEST_HTTP_URL=http://127.0.0.1:$http
   export DOZOR_TEST_ANALYZER_URL=http://127.0.0.1:$DOZOR_ANALYZER_PORT
+  export DOZOR_TEST_OAST_URL=http://127.0.0.1:$DOZOR_OAST_PORT
   export DOZOR_TEST_STATE=$state
   export DOZOR_TEST_STACKCTL=$PWD/scripts/stackctl
   export DOZOR_TEST_BIN_DIR=$bin

@@ -79,7 +79,12 @@ test('a throttled account sees how long to wait (429 with Retry-After)', { timeo
 
 test('signed-out visitors are sent to the login page; ?next= stays on this site', { timeout: TEST_TIMEOUT }, async (t) => {
   await withPage(t, browser, async (page) => {
-    await page.goto('/');
+    // The landing page (spec §4.8: 200 text/html) leads to the login page.
+    const landing = await page.goto('/');
+    assert.equal(landing.status(), 200);
+    assert.equal(new URL(page.url()).pathname, '/');
+    await page.getByRole('heading', { name: 'Welcome to Dozor' }).waitFor();
+    await page.getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL('**/login*');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 

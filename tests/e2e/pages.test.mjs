@@ -72,7 +72,7 @@ test('pages load cleanly when signed out', { timeout: TEST_TIMEOUT }, async (t) 
   await withPage(t, browser, async (page, { log }) => {
     await assertCleanPage(page, log, '/login', '/login');
     clear(log);
-    await assertCleanPage(page, log, '/', '/login');
+    await assertCleanPage(page, log, '/', '/');  // the landing page (spec §4.8), not a redirect
     await page.setViewportSize({ width: 390, height: 844 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 1, `/login: ${overflow}px of horizontal overflow at 390px`);

@@ -117,6 +117,12 @@ def db_query(query: str) -> list[list[str]]:
     return [line.split("\t") for line in r.stdout.splitlines()]
 
 
+def oast_url() -> str:
+    """nginx's listener for out-of-band interactions (scanner.oast_base_url of the stack:
+    /oast/ only, plain HTTP; docs/scan.md "XXE and SSRF")."""
+    return _env("DOZOR_TEST_OAST_URL") or config_value("scanner", "oast_base_url", "")
+
+
 def config_value(section: str, key: str, default):
     """A config value as the server sees it: DOZOR_<SECTION>_<KEY> overrides the file."""
     env = os.environ.get("DOZOR_%s_%s" % (section.upper(), key.upper()))
@@ -408,17 +414,30 @@ def fcgi_socket() -> str:
     return stack_config().get("server", {}).get("socket", str(STATE_DIR / "run" / "fcgi.sock"))
 
 
+def nginx_key(section: str = "server") -> str:
+    """The key nginx sends to dozor-fcgi ("server") or the analyzer ("analyzer") as
+    DOZOR_NGINX_KEY (docs/install.md "The FastCGI sockets"): the tests speak as nginx does."""
+    default = {"server": "nginx-fcgi.key", "analyzer": "nginx-analyzer.key"}[section]
+    path = stack_config().get(section, {}).get("nginx_key_file", str(STATE_DIR / default))
+    return Path(path).read_text().splitlines()[0].strip()
+
+
 def fcgi_request(method: str, path: str, *, json_body=_UNSET, remote_addr: str = "127.0.0.1",
-                 headers: dict | None = None, timeout: float = REQUEST_TIMEOUT) -> Response:
-    """One request straight to dozor-fcgi's socket, as nginx would send it, with any
-    REMOTE_ADDR: the way to be an IPv6 client, or many clients, on a loopback-only machine.
-    Bypasses nginx (and its rate limits) on purpose."""
+                 headers: dict | None = None, timeout: float = REQUEST_TIMEOUT,
+                 key: str | None = _UNSET) -> Response:
+    """One request straight to dozor-fcgi's socket, as nginx would send it (with nginx's key,
+    unless ``key`` says otherwise: None sends none), with any REMOTE_ADDR: the way to be an IPv6
+    client, or many clients, on a loopback-only machine. Bypasses nginx (and its rate limits)
+    on purpose."""
     body = b"" if json_body is _UNSET else json.dumps(json_body).encode("utf-8")
     params = {
         "REQUEST_METHOD": method, "REQUEST_URI": path, "REMOTE_ADDR": remote_addr, "HTTPS": "on",
         "CONTENT_LENGTH": str(len(body)), "CONTENT_TYPE": "application/json" if body else "",
         "SERVER_PROTOCOL": "HTTP/1.1",
     }
+    key = nginx_key() if key is _UNSET else key
+    if key is not None:
+        params["DOZOR_NGINX_KEY"] = key
     for k, v in (headers or {}).items():
         params["HTTP_" + k.upper().replace("-", "_")] = v
 

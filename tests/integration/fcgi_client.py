@@ -43,9 +43,11 @@ class Answer:
 
 
 def request(sock_path: str, method: str, uri: str, body: bytes = b"", headers: dict | None = None,
-            content_length: int | None = None, timeout: float = 15) -> Answer:
-    """Sends one request; ``content_length`` may claim more than ``body`` holds."""
+            content_length: int | None = None, timeout: float = 15, params: dict | None = None) -> Answer:
+    """Sends one request; ``content_length`` may claim more than ``body`` holds. ``params`` are
+    FastCGI parameters added as they are (DOZOR_NGINX_KEY, a forged REMOTE_ADDR …)."""
     path, _, query = uri.partition("?")
+    extra = params or {}
     params = {
         "REQUEST_METHOD": method, "REQUEST_URI": uri, "SCRIPT_NAME": path, "DOCUMENT_URI": path,
         "QUERY_STRING": query, "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
@@ -54,6 +56,7 @@ def request(sock_path: str, method: str, uri: str, body: bytes = b"", headers: d
     }
     for k, v in (headers or {}).items():
         params["HTTP_" + k.upper().replace("-", "_")] = v
+    params.update(extra)
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.settimeout(timeout)
     s.connect(sock_path)

@@ -19,7 +19,7 @@ import unittest
 import zipfile
 
 from analyzer_corpus import docx, html, odp, ods, odt, pdf, pptx, rtf, xlsx
-from dozor_client import (REPO, STATE_DIR, DozorTestCase, FixtureServer, admin_token, child_pids, get,
+from dozor_client import (REPO, STATE_DIR, VERSION, DozorTestCase, FixtureServer, admin_token, child_pids, get,
                           jwt_encode, jwt_signing_key, post, request)
 
 ANALYZER = os.environ.get("DOZOR_TEST_ANALYZER_URL", "http://127.0.0.1:8181")
@@ -153,6 +153,9 @@ class AnalyzerTest(DozorTestCase):
         self.assertEqual(r.json["model"]["checksum"], "sha256:" + hashlib.sha256(manifest).hexdigest())
         self.assertEqual(r.json["model"]["version"], json.loads(manifest)["version"])
         self.assertRegex(r.json["model"]["loaded_at"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+        # The analyzer's release (spec §9.3: 1.0.0) apart from the build serving it.
+        self.assertEqual(r.json["version"], "1.0.0", r)
+        self.assertEqual(r.json["build"], VERSION, r)
 
     def test_documents_analysed_counts_up(self):
         before = get("/health", base=ANALYZER).json["documents_analysed"]

@@ -63,6 +63,15 @@ class LoginTest(dc.DozorTestCase):
         self.assertIsInstance(r.json, dict, r)
         self.assertIn("detail", r.json)
 
+    def test_the_root_is_a_landing_page_that_links_to_login(self):
+        # Spec §4.8: GET / answers 200 text/html (not a redirect) and leads to the login page.
+        r = dc.get("/", headers={"Accept": "text/html"})
+        self.assertEqual(r.status, 200, r)
+        self.assertIsNone(r.header("Location"), r)
+        self.assertTrue((r.header("Content-Type") or "").lower().startswith("text/html"), r)
+        self.assertIn('href="/login"', r.text, r)
+        self.assertIn("script-src 'self'", r.header("Content-Security-Policy") or "")
+
     def test_login_page_is_html(self):
         r = dc.get("/api/auth/login-page", headers={"Accept": "text/html"})
         self.assertEqual(r.status, 200, r)

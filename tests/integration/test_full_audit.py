@@ -236,6 +236,19 @@ class Batch(dc.DozorTestCase):
             r = dc.get("/api/security/evidence/%s" % dc.enc(site.url("/")), token=other.token)
             self.assertEqual(r.json, [])
 
+    def test_batch_under_api_v1_is_a_422_not_an_audit_of_a_host_named_batch(self):
+        # Batch is /api only (spec §4.3): /api/v1/audit/batch is the audit route with the bare
+        # word "batch" as its target, which must not become https://batch/ and a DNS look-up.
+        user = self.new_user("fbatch4")
+        for path in ("/api/v1/audit/batch", "/api/v1/audit/services-of-mine", "/api/security/audit/batch"):
+            with self.subTest(path=path):
+                r = dc.post(path, token=user.token)
+                self.assertEqual(r.status, 422, r.text)
+                d = r.json["detail"][0]
+                self.assertEqual((d["type"], d["loc"]), ("url_parsing", ["path", "target_url"]), d)
+                self.assertIn("bare word", d["msg"])
+        self.assertEqual(dc.db_query("SELECT COUNT(*) FROM audits WHERE user_id = %d" % user.id), [["0"]])
+
     def test_a_user_without_services_gets_an_empty_list(self):
         user = self.new_user("fbatch3")
         r = dc.post("/api/audit/batch", token=user.token)

@@ -16,8 +16,9 @@ class HealthTest(dc.DozorTestCase):
                 r = dc.get(path)
                 self.assertEqual(r.status, 200, r)
                 self.assertJsonContentType(r)
+                # "version" is the interface the spec declares (§9.1), "build" the software.
                 self.assertEqual(
-                    r.json, {"status": "ok", "version": dc.VERSION, "database": "ok"}, r
+                    r.json, {"status": "ok", "version": "2.0.0", "build": dc.VERSION, "database": "ok"}, r
                 )
 
     def test_health_needs_no_token_and_ignores_a_bad_one(self):
@@ -28,7 +29,7 @@ class HealthTest(dc.DozorTestCase):
     def test_health_with_query_string_is_still_health(self):
         r = dc.get("/api/v1/health?probe=1")
         self.assertEqual(r.status, 200, r)
-        self.assertEqual(r.json["version"], dc.VERSION, r)
+        self.assertEqual(r.json["version"], "2.0.0", r)
 
     def test_head_on_health_has_no_body(self):
         got = dc.get("/health")
@@ -111,6 +112,26 @@ class SecurityHeadersTest(dc.DozorTestCase):
         self.assertDetail(r, 404)
         r = dc.get("/api/auth/verify")
         self.assertUnauthenticated(r)
+
+    def test_errors_nginx_makes_itself_are_json_on_api_paths(self):
+        # Issue 26 §7: a malformed percent-encoding is refused by nginx before any location: JSON
+        # {"detail"} on the backend's paths (as every other error there), nginx's page elsewhere.
+        for path in ("/api/%ZZ", "/api/v1/services/%00", "/health%00", "/api/audit/%zz/report", "/vault/browse%ZZ"):
+            with self.subTest(path=path):
+                r = dc.get(path)
+                self.assertDetail(r, 400)
+                self.assertJsonContentType(r)
+                self.assertIn("malformed", r.json["detail"])
+                self.assertEqual(r.header("X-Content-Type-Options"), "nosniff", r)
+        r = dc.get("/api/health", headers={"X-Big": "b" * 20000})  # past large_client_header_buffers
+        self.assertDetail(r, 400)
+        self.assertIn("too large", r.json["detail"])
+        r = dc.get("/api/" + "a" * 9000)  # a request line past large_client_header_buffers
+        self.assertDetail(r, 414)
+        # Pages keep nginx's HTML page.
+        r = dc.get("/dashboard%ZZ", headers={"Accept": "text/html"})
+        self.assertEqual(r.status, 400, r)
+        self.assertTrue((r.header("Content-Type") or "").startswith("text/html"), r)
 
 
 class HttpRedirectTest(dc.DozorTestCase):

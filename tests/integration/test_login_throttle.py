@@ -339,6 +339,20 @@ class PasswordPolicyTest(LoginThrottleCase):
         self.assertPolicy(r, "too common")
         self.assertEqual(dc.login(u.username, u.password, source=dc.fresh_source()).status, 200)
 
+    def test_guessable_passwords_are_refused_at_creation_and_change(self):
+        # Not in the common list, yet a word with digits or a year, l33t, or a keyboard walk
+        # (docs/login.md "Password strength").
+        for pw in ("admin12345", "Summer2024!", "p4ssw0rd!", "zxcvbnm,./"):
+            with self.subTest(password=pw):
+                self.assertPolicy(self._create(pw), "too easy to guess")
+        u = self.new_user("polweak")
+        r = dc.put("/api/admin/users/%d" % u.id, {"password": "Dragon2000!"}, token=dc.admin_token())
+        self.assertPolicy(r, "too easy to guess")
+        self.assertNotIn("Dragon2000", r.text)
+        self.assertEqual(dc.login(u.username, u.password, source=dc.fresh_source()).status, 200)
+        # Eight random characters are the threshold (10^8 guesses) and pass.
+        self.assertEqual(self._create("k7Qx2mZp").status, 200)
+
     def test_the_username_is_refused_inside_the_password(self):
         name = dc.unique_name("polname")
         self.assertPolicy(self._create("xx" + name.upper() + "!", name), "username")

@@ -33,13 +33,15 @@ class ProgramsCliTest(unittest.TestCase):
         self.addCleanup(subprocess.run, ["rm", "-rf", str(self.tmp)])
         (self.tmp / "jwt.key").write_text("ab" * 32)
         (self.tmp / "database.password").write_text("secret-pw\n")
+        (self.tmp / "nginx-fcgi.key").write_text("cd" * 32 + "\n")
 
     def config(self, extra_database: str = "", extra: str = "", name: str = "dozor.toml") -> str:
         path = self.tmp / name
         path.write_text(
+            "[server]\nnginx_key_file = \"%s\"\n"
             "[database]\npassword_file = \"%s\"\n%s\n[auth]\njwt_secret_file = \"%s\"\n"
             "[paths]\nmigrations = \"%s\"\ncommon_passwords = \"%s\"\n%s%s" % (
-                self.tmp / "database.password", extra_database, self.tmp / "jwt.key",
+                self.tmp / "nginx-fcgi.key", self.tmp / "database.password", extra_database, self.tmp / "jwt.key",
                 dc.REPO / "db" / "migrations", dc.REPO / "share" / "passwords" / "common-passwords.txt",
                 "" if "audit_data" in extra else "audit_data = \"%s\"\n" % (dc.REPO / "share" / "audit"), extra))
         return str(path)
@@ -93,6 +95,20 @@ class ProgramsCliTest(unittest.TestCase):
         r = run("dozor-fcgi", "--config", cfg, "--check-config")
         self.assertEqual(r.returncode, EX_CONFIG, r.stderr)
         self.assertIn("jwt.key", r.stderr)
+        # And the key nginx proves itself with (docs/install.md "The FastCGI sockets"): missing or
+        # too short, the start fails; dozord does not read it.
+        (self.tmp / "jwt.key").write_text("ab" * 32)
+        for text in (None, "x" * 31):
+            with self.subTest(nginx_key=text):
+                if text is None:
+                    (self.tmp / "nginx-fcgi.key").unlink(missing_ok=True)
+                else:
+                    (self.tmp / "nginx-fcgi.key").write_text(text)
+                r = run("dozor-fcgi", "--config", cfg, "--check-config")
+                self.assertEqual(r.returncode, EX_CONFIG, r.stderr)
+                self.assertIn("server.nginx_key_file", r.stderr)
+                self.assertNotIn("x" * 31, r.stderr)  # the key itself is never printed
+                self.assertEqual(run("dozord", "--config", cfg, "--check-config").returncode, 0)
 
     def test_an_unreadable_password_file_is_a_config_error(self):
         cfg = self.config()
@@ -116,13 +132,14 @@ class ProgramsCliTest(unittest.TestCase):
         cfg = self.config(extra="[analyzer]\nlisten = \"[::1]:9181\"\nnetworks = \"10.1.0.0/16, 192.0.2.7\"\n"
                                 "max_document = 2097152\n[vault]\nmax_upload = 4096\n"
                                 "docserver_networks = \"198.51.100.0/24 2001:db8::/32\"\n"
-                                "[nginx]\ninternal_networks = \"172.16.0.0/12\"\n")
+                                "[nginx]\ninternal_networks = \"172.16.0.0/12\"\n"
+                                "[scanner]\noast_listen = \"0.0.0.0:8880, [::]:8880\"\n")
         r = run("dozorctl", "--config", cfg, "nginx-config", "--out", str(out))
         self.assertEqual(r.returncode, 0, r.stderr)
         files = {p.name: p.read_text() for p in out.iterdir()}
         self.assertEqual(sorted(files), ["analyzer-body.conf", "analyzer-listen.conf",
                                          "analyzer-networks-from-config.conf", "docserver-networks-from-config.conf",
-                                         "internal-networks-from-config.conf", "vault-body.conf"])
+                                         "internal-networks-from-config.conf", "oast-listen.conf", "vault-body.conf"])
         lines = {name: [x for x in text.splitlines() if not x.startswith("#")] for name, text in files.items()}
         self.assertEqual(lines["analyzer-networks-from-config.conf"], ["allow 10.1.0.0/16;", "allow 192.0.2.7;"])
         self.assertEqual(lines["analyzer-listen.conf"], ["listen [::1]:9181;"])
@@ -131,6 +148,8 @@ class ProgramsCliTest(unittest.TestCase):
         self.assertEqual(lines["docserver-networks-from-config.conf"],
                          ["allow 198.51.100.0/24;", "allow 2001:db8::/32;"])
         self.assertEqual(lines["internal-networks-from-config.conf"], ["allow 172.16.0.0/12;"])
+        # The out-of-band listener of its own (docs/scan.md "XXE and SSRF").
+        self.assertEqual(lines["oast-listen.conf"], ["listen 0.0.0.0:8880;", "listen [::]:8880;"])
         for p in out.iterdir():
             self.assertEqual(p.stat().st_mode & 0o777, 0o644, p.name)
 
@@ -149,6 +168,8 @@ class ProgramsCliTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("allow 127.0.0.1/32;\nallow ::1/128;\n", (out / "analyzer-networks-from-config.conf").read_text())
         self.assertNotIn("allow", (out / "internal-networks-from-config.conf").read_text())
+        # No out-of-band listener by default: a loopback port answering 404.
+        self.assertIn("listen 127.0.0.1:8182;\nreturn 404;\n", (out / "oast-listen.conf").read_text())
 
 
 if __name__ == "__main__":

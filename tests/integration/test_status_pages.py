@@ -67,7 +67,11 @@ class StatusPageTest(dc.DozorTestCase):
         a, b = self.new_user("sla"), self.new_user("slb")
         slug = dc.unique_name("uniq").lower().replace("_", "-")
         self.publish(a, slug)
-        r = dc.post("/api/v1/groups", {"name": "mine", "status_slug": slug}, token=b.token)
+        # A published page holds its slug: publishing it again, by anyone, is a conflict.
+        r = dc.post("/api/v1/groups", {"name": "mine", "status_slug": slug, "status_public": True}, token=b.token)
+        self.assertDetail(r, 409, "This status page address is already taken")
+        # One owner's groups have different slugs, published or not.
+        r = dc.post("/api/v1/groups", {"name": "again", "status_slug": slug}, token=a.token)
         self.assertDetail(r, 409, "This status page address is already taken")
         for bad in ("ab", "Has-Upper", "-lead", "trail-", "dou--ble", "sp ace", "x" * 65):
             with self.subTest(slug=bad):
@@ -95,6 +99,26 @@ class StatusPageTest(dc.DozorTestCase):
         dc.put("/api/v1/groups/%d" % group["id"], {"status_public": False}, token=user.token)
         gone = dc.wait_until(lambda: dc.get("/api/status/" + slug).status == 404, 15, 0.5)
         self.assertTrue(gone, "an unpublished page stayed up")
+
+    def test_a_private_slug_is_not_told_to_other_users(self):
+        # Issue 26 §6: "already taken" must not reveal that another user's unpublished page exists.
+        a, b = self.new_user("spa"), self.new_user("spb")
+        slug = dc.unique_name("hid").lower().replace("_", "-")
+        r = dc.post("/api/v1/groups", {"name": "Secret plans", "status_slug": slug}, token=a.token)
+        self.assertEqual(r.status, 200, r)
+        hidden = r.json["id"]
+        # For b the slug is as free as one nobody uses: taken privately, then published.
+        r = dc.post("/api/v1/groups", {"name": "Mine", "status_slug": slug}, token=b.token)
+        self.assertEqual(r.status, 200, r)
+        r = dc.put("/api/v1/groups/%d" % r.json["id"], {"status_public": True}, token=b.token)
+        self.assertEqual(r.status, 200, r)
+        page = dc.get("/api/status/" + slug)
+        self.assertEqual(page.status, 200, page)
+        self.assertEqual(page.json["title"], "Mine")
+        self.assertNotIn("Secret plans", page.text)
+        # a now meets a published page, which anyone can see: that conflict tells nothing private.
+        r = dc.put("/api/v1/groups/%d" % hidden, {"status_public": True}, token=a.token)
+        self.assertDetail(r, 409, "This status page address is already taken")
 
     def test_the_page_itself_is_served_by_nginx_for_any_slug(self):
         r = dc.get("/status/whatever-slug")

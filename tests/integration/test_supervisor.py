@@ -117,8 +117,11 @@ class Instance:
         self.key = self.root / "jwt.key"
         if jwt_key:
             self.key.write_text(secrets.token_hex(32))
+        # nginx_key_file "": these requests come from the test itself on a 0600 socket, not through
+        # nginx (test_fcgi_direct.py tests the key).
         self.server = {"socket": str(self.run_dir / "a.sock"), "socket_mode": "0600", "workers": workers,
-                       "threads": 2, "shutdown_timeout": shutdown_timeout, "state_dir": str(self.root)}
+                       "threads": 2, "shutdown_timeout": shutdown_timeout, "state_dir": str(self.root),
+                       "nginx_key_file": ""}
         self.env = env or {}
         self.database = database  # False: a socket where no server listens, whatever the stack
         self.proc: subprocess.Popen | None = None

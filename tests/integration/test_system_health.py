@@ -24,6 +24,7 @@ class SystemHealthTest(dc.DozorTestCase):
     def test_every_part_is_read_from_the_running_system(self):
         h = self.health()
         self.assertIn(h["status"], ("ok", "degraded"), h)
+        self.assertEqual((h["version"], h["build"]), ("1.0.0", dc.VERSION), h)  # spec §9.3 release, the build
         parts = ("web", "database", "monitor", "analyzer", "disk")
         for part in parts:
             self.assertIn(h[part]["status"], ("ok", "degraded", "down"), h[part])

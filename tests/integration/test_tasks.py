@@ -235,6 +235,9 @@ class TasksTest(dc.DozorTestCase):
         self.assertGreater(critical["templates"]["selected"], 0)
         self.assertLess(critical["templates"]["selected"], result["templates"]["selected"], "the severity option filtered nothing")
         self.assertGreaterEqual(result["templates"]["loaded"], 80)
+        # No severity option: the spec's default, as the inline route (info templates not run).
+        self.assertEqual(result["severity"], ["low", "medium", "high", "critical"])
+        self.assertLess(result["templates"]["selected"], result["templates"]["loaded"])
         self.assertEqual(result["templates"]["run"], result["templates"]["selected"])
         self.assertTrue(result["complete"])
         self.assertEqual(result["findings"], [], "a plain page matched a template")

@@ -26,6 +26,8 @@ PLANTED = {
 }
 EXPECTED = {"swagger-ui", "spring-actuator-index", "env-file-variants", "phpmyadmin-panel", "drupal-changelog",
             "drupal-cve-2018-7600"}
+INFO = {"swagger-ui", "phpmyadmin-panel"}  # the planted templates of severity info
+ALL_SEVERITIES = "info,low,medium,high,critical"
 
 
 def scan(user, target, query="", encoded=True):
@@ -39,7 +41,7 @@ class TemplateScanner(dc.DozorTestCase):
         cls.user = dc.create_user("ts", scan_grant=True)
         cls.site = dc.FixtureServer(PLANTED).__enter__()
         cls.catch_all = dc.FixtureServer(dc.AnyPath((200, {"Content-Type": "text/html"}, HTML))).__enter__()
-        r = scan(cls.user, cls.site.url("/"))
+        r = scan(cls.user, cls.site.url("/"), "?severity=" + ALL_SEVERITIES)
         assert r.status == 200, r.text
         cls.body = r.json
 
@@ -100,6 +102,16 @@ class TemplateScanner(dc.DozorTestCase):
         r = scan(self.user, self.site.url("/"), "?severity=high,medium")
         self.assertEqual(r.status, 200, r.text)
         self.assertEqual({f["template_id"] for f in r.json["findings"]}, {"env-file-variants"})
+
+    def test_without_a_severity_the_spec_default_runs_and_info_templates_do_not(self):
+        # Spec §4.6: severity defaults to critical,high,medium,low; an empty list means the same.
+        for query in ("", "?severity="):
+            with self.subTest(query=query):
+                r = scan(self.user, self.site.url("/"), query)
+                self.assertEqual(r.status, 200, r.text)
+                self.assertEqual(r.json["severity"], ["low", "medium", "high", "critical"])
+                self.assertLess(r.json["templates"]["selected"], r.json["templates"]["loaded"])
+                self.assertEqual({f["template_id"] for f in r.json["findings"]}, EXPECTED - INFO)
 
     def test_an_unknown_severity_is_a_422(self):
         r = scan(self.user, self.site.url("/"), "?severity=critical,urgent,bad")

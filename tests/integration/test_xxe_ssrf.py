@@ -3,7 +3,8 @@ GET /api/audit/xxe/{target} and GET /api/audit/ssrf/{target} find the planted fl
 vulnerable fixture (tests/fixtures/owasp/vulnerable_app.py) with their OWASP category and CWE, proven
 by hits on Dozor's own /oast/{token} that map to exactly the probe that caused them, and nothing on
 the fixed twin. /oast needs no token, answers 404 to unknown or expired tokens without storing
-anything, and keeps a bounded number of hits per probe."""
+anything, and keeps a bounded number of hits per probe. It is served on nginx's listener of its own
+(scanner.oast_listen), never on the site's, and a hit keeps no cookie, credentials or Dozor header."""
 
 import os
 import secrets
@@ -125,24 +126,51 @@ class XxeSsrf(dc.DozorTestCase):
     def test_unknown_expired_and_malformed_tokens_are_404_and_not_stored(self):
         unknown = new_token()
         expired, _ = seed_probe(expired=True)
-        for path in ("/oast/" + unknown, "/oast/" + unknown + "/a/b", "/oast/" + expired, "/oast/short", "/oast/"):
-            for base in (dc.HTTP_URL, dc.BASE_URL):
-                r = dc.request("GET", path, base=base)
-                self.assertEqual(r.status, 404, (base, path, r.text))
-        r = dc.request("POST", "/oast/" + unknown, data="x" * 1000, base=dc.HTTP_URL)
+        for path in ("/oast/" + unknown, "/oast/" + unknown + "/a/b", "/oast/" + expired, "/oast/short", "/oast/",
+                     "/", "/api/health"):
+            r = dc.request("GET", path, base=dc.oast_url())
+            self.assertEqual(r.status, 404, (path, r.text))
+        r = dc.request("POST", "/oast/" + unknown, data="x" * 1000, base=dc.oast_url())
         self.assertEqual(r.status, 404)
         self.assertEqual(dc.db_query("SELECT COUNT(*) FROM oast_hits WHERE token IN ('%s', '%s')"
                                      % (unknown, expired)), [["0"]])
 
+    def test_the_site_listeners_do_not_serve_oast(self):
+        # A browser sends the site's cookies to the site's own listeners: /oast/ lives elsewhere.
+        token, _ = seed_probe()
+        self.assertTrue(dc.oast_url() and dc.oast_url() not in (dc.BASE_URL, dc.HTTP_URL), dc.oast_url())
+        r = dc.request("GET", "/oast/" + token, base=dc.BASE_URL, headers={"Cookie": "__Host-x=secret"})
+        self.assertEqual(r.status, 404, r.text)
+        r = dc.request("GET", "/oast/" + token, base=dc.HTTP_URL)
+        self.assertEqual(r.status, 301, r.text)  # the plain-HTTP site only redirects to HTTPS (404 there)
+        self.assertEqual(stored_hits(token), [])
+
+    def test_a_hit_keeps_no_cookie_credentials_or_dozor_headers(self):
+        token, marker = seed_probe()
+        r = dc.request("GET", "/oast/%s" % token, base=dc.oast_url(),
+                       headers={"Cookie": "__Host-dozor_vault=victim-session; dozor_device=victim-device",
+                                "Authorization": "Bearer victim.token.value", "Proxy-Authorization": "Basic dmljdGlt",
+                                "X-Dozor-Caller-Id": "1", "User-Agent": "xml-parser/2.0"})
+        self.assertEqual(r.status, 200, r.text)
+        self.assertEqual(r.text, marker)
+        rows = stored_hits(token)
+        self.assertEqual(len(rows), 1, rows)
+        stored = rows[0][3].lower()
+        self.assertIn("xml-parser/2.0", stored)
+        for secret in ("victim", "cookie", "authorization", "x-dozor", "dmljdglt"):
+            self.assertNotIn(secret, stored)
+        # Nor does the scan's answer show one.
+        self.assertNotIn("victim", str(self.results))
+
     def test_oast_needs_no_token_and_records_any_method_and_sub_path(self):
         token, marker = seed_probe()
-        r = dc.request("GET", "/oast/%s" % token, base=dc.HTTP_URL, headers={"User-Agent": "target-agent/1.0"})
+        r = dc.request("GET", "/oast/%s" % token, base=dc.oast_url(), headers={"User-Agent": "target-agent/1.0"})
         self.assertEqual(r.status, 200, r.text)
         self.assertEqual(r.text, marker)
         self.assertTrue(r.header("Content-Type").startswith("text/plain"))
         self.assertEqual(r.header("X-Content-Type-Options"), "nosniff")
         r = dc.request("POST", "/oast/%s/deeper/path.dtd?x=1" % token, data="<a>\x01body</a>",
-                       headers={"Content-Type": "application/xml"})  # HTTPS this time
+                       headers={"Content-Type": "application/xml"}, base=dc.oast_url())
         self.assertEqual(r.status, 200, r.text)
         self.assertEqual(r.text, marker)
         rows = stored_hits(token)
@@ -155,7 +183,7 @@ class XxeSsrf(dc.DozorTestCase):
     def test_hits_per_probe_are_bounded(self):
         token, marker = seed_probe()
         for _ in range(HITS_PER_PROBE + 3):
-            r = dc.request("GET", "/oast/" + token, base=dc.HTTP_URL)
+            r = dc.request("GET", "/oast/" + token, base=dc.oast_url())
             self.assertIn(r.status, (200, 429))
         self.assertEqual(dc.db_query("SELECT COUNT(*), MAX(hits) FROM oast_hits JOIN oast_probes USING (token) "
                                      "WHERE token = '%s'" % token), [[str(HITS_PER_PROBE), str(HITS_PER_PROBE)]])

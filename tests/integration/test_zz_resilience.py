@@ -17,8 +17,8 @@ import unittest
 import dozor_client as dc
 
 HEALTH_PATHS = ("/health", "/api/health", "/api/v1/health")
-DEGRADED = {"status": "degraded", "version": dc.VERSION, "database": "unavailable"}
-OK = {"status": "ok", "version": dc.VERSION, "database": "ok"}
+DEGRADED = {"status": "degraded", "version": "2.0.0", "build": dc.VERSION, "database": "unavailable"}
+OK = {"status": "ok", "version": "2.0.0", "build": dc.VERSION, "database": "ok"}
 
 
 def _health_status():

@@ -78,6 +78,7 @@ export function detailText(detail, lang) {
 const VALIDATION = [
   [/password must have at least (\d+) characters/i, (m) => ['v.passwordShort', { n: m[1] }]],
   [/password is too common/i, () => ['v.passwordCommon']],
+  [/password is too easy to guess/i, () => ['v.passwordWeak']],
   [/password must not be the username/i, () => ['v.passwordIsName']],
   [/password must not contain the username/i, () => ['v.passwordHasName']],
   [/not a valid email/i, () => ['v.email']],

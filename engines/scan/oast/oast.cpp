@@ -2,6 +2,7 @@
 
 #include "engines/limits.hpp"
 #include "engines/tasks/task_id.hpp"
+#include "engines/text/ascii.hpp"
 
 namespace dozor::oast {
 
@@ -48,6 +49,17 @@ std::string printable(std::string_view text, std::size_t max_chars) {
   return out;
 }
 
+bool kept_header(std::string_view lower_name) {
+  // Credentials a browser or client attaches by itself, and Dozor's own (nginx's and the
+  // analyzer's X-Dozor-* answers, DOZOR_* parameters as a client could spell them): a scan's hit
+  // shows the scanning user what reached /oast/, and that must never be someone else's secret.
+  for (std::string_view secret : {"cookie", "cookie2", "authorization", "proxy-authorization"})
+    if (lower_name == secret) return false;
+  for (std::string_view prefix : {"x-dozor-", "dozor-", "dozor_"})
+    if (lower_name.substr(0, prefix.size()) == prefix) return false;
+  return true;
+}
+
 Hit capture(std::string token, std::string_view source, std::string_view method, std::string_view raw_target,
             const std::vector<std::pair<std::string, std::string>>& headers, std::string_view body) {
   Hit h;
@@ -57,6 +69,7 @@ Hit capture(std::string token, std::string_view source, std::string_view method,
   h.path = printable(raw_target, limits::oast::kPathChars);
   for (const auto& [name, value] : headers) {
     if (h.headers.size() >= limits::oast::kHeaders) break;
+    if (!kept_header(text::ascii_lower(name))) continue;
     h.headers.emplace_back(printable(name, 128), printable(value, limits::oast::kHeaderChars));
   }
   h.body_excerpt = printable(body, limits::oast::kBodyExcerptChars);

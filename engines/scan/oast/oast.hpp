@@ -48,7 +48,12 @@ std::optional<std::string> token_of_path(std::string_view raw_path);
 // `max_chars` characters (an escape is never cut).
 std::string printable(std::string_view text, std::size_t max_chars);
 
-// A hit's record of an interaction, bounded by limits::oast (header count and length, body, path).
+// Whether a hit keeps a header (its name in lower case): never Cookie, Cookie2, Authorization,
+// Proxy-Authorization or Dozor's own (X-Dozor-*, Dozor-*, DOZOR_*).
+bool kept_header(std::string_view lower_name);
+
+// A hit's record of an interaction, bounded by limits::oast (header count and length, body, path);
+// headers kept_header() refuses are left out.
 Hit capture(std::string token, std::string_view source, std::string_view method, std::string_view raw_target,
             const std::vector<std::pair<std::string, std::string>>& headers, std::string_view body);
 

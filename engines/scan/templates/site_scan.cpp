@@ -18,10 +18,16 @@ std::vector<std::filesystem::path> template_dirs(const config::Config& cfg) {
   return dirs;
 }
 
+std::set<audit::Severity> default_severities() {
+  using audit::Severity;
+  return {Severity::Critical, Severity::High, Severity::Medium, Severity::Low};
+}
+
 boost::json::object scan_site(const std::string& target, const config::Config& cfg, const net::EgressPolicy& policy,
-                              const std::set<audit::Severity>& severities, const net::ScanOptions& scan,
+                              const std::set<audit::Severity>& asked, const net::ScanOptions& scan,
                               std::chrono::steady_clock::time_point deadline) {
   auto started = std::chrono::steady_clock::now();
+  const auto severities = asked.empty() ? default_severities() : asked;
   auto library = load_library(template_dirs(cfg));
   RunOptions o;
   o.scan = scan;

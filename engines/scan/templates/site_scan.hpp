@@ -19,9 +19,14 @@ namespace dozor::scan::templates {
 // The shipped set (share/scan/templates beside paths.audit_data), then scanner.templates_dirs.
 std::vector<std::filesystem::path> template_dirs(const config::Config& cfg);
 
+// The severities scanned when the caller names none: the spec's default (§4.6)
+// `critical,high,medium,low`; info templates (panels, documentation pages) run only when asked.
+std::set<audit::Severity> default_severities();
+
 // {"target", "severity", "templates": {loaded, selected, run, skipped}, "requests",
-//  "failed_requests", "complete", "duration_ms", "findings", "skipped", "errors"}. The scan stops
-// at `deadline` or when scan.cancel is cancelled (then "complete": false).
+//  "failed_requests", "complete", "duration_ms", "findings", "skipped", "errors"}. An empty
+// `severities` means default_severities(). The scan stops at `deadline` or when scan.cancel is
+// cancelled (then "complete": false).
 boost::json::object scan_site(const std::string& target, const config::Config& cfg, const net::EgressPolicy& policy,
                               const std::set<audit::Severity>& severities, const net::ScanOptions& scan,
                               std::chrono::steady_clock::time_point deadline);

@@ -5,6 +5,7 @@
 
 #include "db/errors.hpp"
 #include "engines/errors.hpp"
+#include "engines/text/utf8.hpp"
 #include "fcgi/http_error.hpp"
 
 using namespace dozor;
@@ -30,6 +31,28 @@ BOOST_AUTO_TEST_CASE(each_failure_has_its_status) {
   BOOST_TEST(map(db::DbUnavailable("x")).status == 503);
   BOOST_TEST(map(db::DbError("x")).status == 500);
   BOOST_TEST(map(std::runtime_error("x")).status == 500);
+}
+
+// A query value may hold any bytes; JSON is UTF-8. Each invalid sequence is echoed as U+FFFD, in the
+// input, the location, the message and the context alike, and so is a plain error's detail.
+BOOST_AUTO_TEST_CASE(echoed_invalid_utf8_becomes_the_replacement_character) {
+  http::FieldIssue issue{"int_parsing", boost::json::array{"query", "in\xfft"}, "got \xc3(",
+                         boost::json::value("\xff\xfex"), boost::json::object{{"expected", "\x80"}}};
+  auto r = map(http::ValidationFailed({issue}));
+  BOOST_TEST(r.status == 422);
+  BOOST_TEST(dozor::text::is_valid_utf8(r.body));
+  auto item = boost::json::parse(r.body).at("detail").at(0);
+  BOOST_TEST(item.at("input").as_string() == "\xEF\xBF\xBD\xEF\xBF\xBDx");
+  BOOST_TEST(item.at("loc").at(1).as_string() == "in\xEF\xBF\xBDt");
+  BOOST_TEST(item.at("msg").as_string() == "got \xEF\xBF\xBD(");
+  BOOST_TEST(item.at("ctx").at("expected").as_string() == "\xEF\xBF\xBD");
+  // Valid text is untouched, and a long invalid echo is still cut as an excerpt.
+  auto ok =
+      map(http::ValidationFailed({{"x", boost::json::array{"query", "q"}, "m", boost::json::value("\xD0\xB6"), {}}}));
+  BOOST_TEST(boost::json::parse(ok.body).at("detail").at(0).at("input").as_string() == "\xD0\xB6");
+  auto plain = http::Response::error(404, "no \xff here");
+  BOOST_TEST(dozor::text::is_valid_utf8(plain.body));
+  BOOST_TEST(boost::json::parse(plain.body).at("detail").as_string() == "no \xEF\xBF\xBD here");
 }
 
 BOOST_AUTO_TEST_CASE(unauthenticated_is_401_with_bearer_challenge) {

@@ -1,6 +1,10 @@
 #include "engines/config/config.hpp"
 
+#include <unistd.h>
+
 #include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fstream>
 
 using namespace dozor::config;
 
@@ -124,6 +128,34 @@ BOOST_AUTO_TEST_CASE(password_file_is_a_key_and_excludes_a_second_password) {
   auto none = parse("[database]\npassword = \"p\"\n", {});
   read_password_file(none);  // no file named: the password stays
   BOOST_TEST(none.database.password == "p");
+}
+
+// The key nginx sends on a FastCGI socket (docs/install.md "The FastCGI sockets"): 32 to 256
+// characters safe inside an nginx directive, tested at N and N+1; "" turns the check off.
+BOOST_AUTO_TEST_CASE(the_nginx_key_file_holds_32_to_256_safe_characters) {
+  auto dir = std::filesystem::temp_directory_path() / ("dozor-key-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& text) {
+    auto p = (dir / "k").string();
+    std::ofstream(p, std::ios::trunc) << text;
+    return p;
+  };
+  BOOST_TEST(read_nginx_key(write(std::string(32, 'a') + "\n"), "server.nginx_key_file") == std::string(32, 'a'));
+  BOOST_TEST(read_nginx_key(write(std::string(256, 'F')), "k") == std::string(256, 'F'));
+  BOOST_TEST(read_nginx_key(write("0123456789abcdef-_ABCDEF0123456789\r\n"), "k") ==
+             "0123456789abcdef-_ABCDEF0123456789");
+  for (const std::string& bad : {std::string(31, 'a'), std::string(257, 'a'), std::string(40, 'a') + "\";",
+                                 std::string(40, 'a') + " b", std::string()})
+    BOOST_CHECK_EXCEPTION(read_nginx_key(write(bad), "server.nginx_key_file"), ConfigError, [](const ConfigError& e) {
+      return std::string(e.what()).find("server.nginx_key_file") != std::string::npos;
+    });
+  BOOST_CHECK_THROW(read_nginx_key((dir / "missing").string(), "k"), ConfigError);
+  BOOST_TEST(read_nginx_key("", "k").empty());
+  auto c = parse("[server]\nnginx_key_file = \"\"\n[analyzer]\nnginx_key_file = \"/x\"\n", {});
+  BOOST_TEST(c.server.nginx_key_file.empty());
+  BOOST_TEST(c.analyzer.nginx_key_file == "/x");
+  BOOST_TEST(Config{}.server.nginx_key_file == "/etc/dozor/nginx-fcgi.key");
+  std::filesystem::remove_all(dir);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -64,7 +64,7 @@ BOOST_AUTO_TEST_CASE(the_config_refuses_what_nginx_would_refuse) {
 
 BOOST_AUTO_TEST_CASE(the_defaults_allow_loopback_only) {
   auto f = files(Config{});
-  BOOST_TEST(f.size() == 6u);
+  BOOST_TEST(f.size() == 7u);
   BOOST_TEST(f["analyzer-networks-from-config.conf"].find("allow 127.0.0.1/32;\nallow ::1/128;\n") !=
              std::string::npos);
   BOOST_TEST(f["docserver-networks-from-config.conf"].find("allow 127.0.0.1/32;\nallow ::1/128;\n") !=
@@ -74,6 +74,17 @@ BOOST_AUTO_TEST_CASE(the_defaults_allow_loopback_only) {
   BOOST_TEST(f["analyzer-listen.conf"].find("\nlisten 127.0.0.1:8181;\n") != std::string::npos);
   BOOST_TEST(f["analyzer-body.conf"].find("client_max_body_size 53477376;") != std::string::npos);  // 50 MiB + 1 MiB
   BOOST_TEST(f["vault-body.conf"].find("client_max_body_size 1074790400;") != std::string::npos);   // 1 GiB + 1 MiB
+  // No out-of-band listener: a loopback port that answers 404 to everything.
+  BOOST_TEST(f["oast-listen.conf"].find("\nlisten 127.0.0.1:8182;\nreturn 404;\n") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_oast_listener_has_a_listen_line_per_address) {
+  auto f = files(parse("[scanner]\noast_listen = \"0.0.0.0:8880, [::]:8880\"\n", {}));
+  BOOST_TEST(f["oast-listen.conf"].find("\nlisten 0.0.0.0:8880;\nlisten [::]:8880;\n") != std::string::npos);
+  BOOST_TEST(f["oast-listen.conf"].find("return") == std::string::npos);
+  BOOST_TEST(refused("[scanner]\noast_listen = \"8880\"\n"));
+  BOOST_TEST(refused("[scanner]\noast_listen = \"0.0.0.0:8880 *:80\"\n"));
+  BOOST_TEST(refused("[scanner]\noast_listen = \"0.0.0.0:8880;return\"\n"));
 }
 
 BOOST_AUTO_TEST_CASE(an_empty_analyzer_listen_leaves_the_listener_open_to_no_one) {

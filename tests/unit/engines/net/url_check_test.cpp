@@ -33,6 +33,19 @@ BOOST_AUTO_TEST_CASE(bare_host_assumes_https) {
   BOOST_TEST(target("EXAMPLE.com") == "https://example.com/");
 }
 
+// POST /api/v1/audit/batch (batch is /api only) reached the audit route with target "batch":
+// a bare word is a 422, not https://batch/ and a DNS look-up. A full URL may name any host.
+BOOST_AUTO_TEST_CASE(a_bare_word_is_not_a_target) {
+  for (const char* word : {"batch", "services", "localhost", "intranet:8443/x", "batch%2F", "xxe"})
+    BOOST_TEST(problem(word) == "url_parsing", word);
+  BOOST_TEST(parse_target_url("batch").problem->msg.find("bare word") != std::string::npos);
+  BOOST_TEST(target("127.0.0.1:8080/a") == "https://127.0.0.1:8080/a");
+  BOOST_TEST(target("[::1]:8443") == "https://[::1]:8443/");
+  BOOST_TEST(target("example.com") == "https://example.com/");
+  BOOST_TEST(target("https://intranet/") == "https://intranet/");
+  BOOST_TEST(target("http%3A%2F%2Flocalhost%3A8080%2F") == "http://localhost:8080/");
+}
+
 BOOST_AUTO_TEST_CASE(unencoded_url_with_slashes) {
   BOOST_TEST(target("https://example.com/a/b") == "https://example.com/a/b");
   BOOST_TEST(target("http://127.0.0.1:8080/") == "http://127.0.0.1:8080/");

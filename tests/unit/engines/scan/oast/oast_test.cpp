@@ -66,4 +66,29 @@ BOOST_AUTO_TEST_CASE(a_hit_keeps_a_bounded_record) {
   BOOST_TEST(h.body_excerpt.size() == limits::kBodyExcerptChars);
 }
 
+// A same-site request during a scan must not hand the scanning user a victim's session: no
+// cookie, no credentials, none of Dozor's own headers are stored, in any case of their names.
+BOOST_AUTO_TEST_CASE(a_hit_keeps_no_cookie_credentials_or_dozor_headers) {
+  std::vector<std::pair<std::string, std::string>> headers{{"cookie", "__Host-dozor_vault=secret"},
+                                                           {"Cookie2", "$Version=1"},
+                                                           {"authorization", "Bearer eyJ.x.y"},
+                                                           {"Proxy-Authorization", "Basic eA=="},
+                                                           {"x-dozor-caller-id", "1"},
+                                                           {"X-Dozor-Caller-Admin", "1"},
+                                                           {"dozor-nginx-key", "k"},
+                                                           {"user-agent", "parser/1.0"},
+                                                           {"x-cookie-note", "kept"},
+                                                           {"accept", "*/*"}};
+  auto h = capture("tok", "127.0.0.1", "GET", "/oast/tok", headers, "");
+  std::vector<std::string> names;
+  for (const auto& [n, v] : h.headers) names.push_back(n);
+  BOOST_TEST(names == (std::vector<std::string>{"user-agent", "x-cookie-note", "accept"}),
+             boost::test_tools::per_element());
+  for (const auto& [n, v] : h.headers) BOOST_TEST(v.find("secret") == std::string::npos);
+  BOOST_TEST(!kept_header("cookie"));
+  BOOST_TEST(!kept_header("authorization"));
+  BOOST_TEST(!kept_header("x-dozor-anything"));
+  BOOST_TEST(kept_header("x-forwarded-for"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
