@@ -125,6 +125,10 @@ inline constexpr std::uint64_t kImageMaxPixels = 40000000;  // one image or rend
 inline constexpr std::size_t kOcrMaxPages = 100;            // pages read by OCR in one document
 inline constexpr int kOcrRenderDpi = 300;                   // PDF pages rendered for OCR (lower for huge pages)
 inline constexpr std::size_t kOcrTextLayerMinChars = 16;    // visible characters of a page not to OCR it
+
+// What a document's text derives (issue 26 §1, docs/analyzer.md "Formats and limits"): every byte
+// of a segment — text, context, location — counts against kMaxTextBytes.
+inline constexpr std::size_t kCellContextBytes = 256;  // a cell's context: its header, the nearest cells of its row
 }  // namespace dozor::limits::analyzer
 
 // Audits (engines/audit/full_audit.hpp, db/audit_repo.hpp; docs/audit.md)
