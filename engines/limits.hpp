@@ -127,8 +127,10 @@ inline constexpr int kOcrRenderDpi = 300;                   // PDF pages rendere
 inline constexpr std::size_t kOcrTextLayerMinChars = 16;    // visible characters of a page not to OCR it
 
 // What a document's text derives (issue 26 §1, docs/analyzer.md "Formats and limits"): every byte
-// of a segment — text, context, location — counts against kMaxTextBytes.
+// of a segment — text, context, location — counts against kMaxTextBytes, and so does the
+// normalised text the detector matches.
 inline constexpr std::size_t kCellContextBytes = 256;  // a cell's context: its header, the nearest cells of its row
+inline constexpr std::size_t kMaxBiks = 256;           // distinct BIKs that key accounts (past it, context decides)
 }  // namespace dozor::limits::analyzer
 
 // Audits (engines/audit/full_audit.hpp, db/audit_repo.hpp; docs/audit.md)
