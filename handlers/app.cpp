@@ -27,7 +27,7 @@ monitor::SlotLimits vault_check_limits(const config::Config& cfg) {
   monitor::SlotLimits l;
   l.global = limits::analyzer::kVaultChecksInFlight;
   l.per_user = limits::analyzer::kVaultChecksPerUser;
-  l.per_process = std::min(l.global, std::max(1, cfg.server.threads / 2));
+  l.per_process = std::max(1, cfg.server.threads / 2);  // as the one-shot checks: threads for the rest
   return l;
 }
 
