@@ -135,6 +135,19 @@ inline constexpr std::uint64_t kImageMaxPixels = 40000000;  // one image or rend
 inline constexpr std::size_t kOcrMaxPages = 100;            // pages read by OCR in one document
 inline constexpr int kOcrRenderDpi = 300;                   // PDF pages rendered for OCR (lower for huge pages)
 inline constexpr std::size_t kOcrTextLayerMinChars = 16;    // visible characters of a page not to OCR it
+
+// What a document's text derives (issue 26 §1, docs/analyzer.md "Formats and limits"): every byte
+// of a segment — text, context, location — counts against kMaxTextBytes, and so does the
+// normalised text the detector matches.
+inline constexpr std::size_t kCellContextBytes = 256;  // a cell's context: its header, the nearest cells of its row
+inline constexpr std::size_t kMaxBiks = 256;           // distinct BIKs that key accounts (past it, context decides)
+
+// The vault's checks for personal data in flight (each reads up to analyzer.max_document into
+// dozor-fcgi's memory and holds a thread), per user and per host (every worker process
+// together); beyond them 429 with Retry-After (docs/vault.md "Check for personal data").
+inline constexpr int kVaultChecksPerUser = 1;
+inline constexpr int kVaultChecksInFlight = 4;
+inline constexpr long kVaultCheckRetryAfterSeconds = 5;
 }  // namespace dozor::limits::analyzer
 
 // Audits (engines/audit/full_audit.hpp, db/audit_repo.hpp; docs/audit.md)

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "engines/config/database_params.hpp"
+#include "engines/limits.hpp"
 #include "handlers/vault_malware.hpp"
 
 namespace dozor {
@@ -18,8 +19,22 @@ monitor::SlotLimits slot_limits(const config::Config& cfg) {
   return l;
 }
 
-std::string slots_file(const config::Config& cfg) {
-  return (std::filesystem::path(cfg.server.state_dir) / "check-slots").string();
+std::string slots_file(const config::Config& cfg, const char* name = "check-slots") {
+  return (std::filesystem::path(cfg.server.state_dir) / name).string();
+}
+
+monitor::SlotLimits vault_check_limits(const config::Config& cfg) {
+  monitor::SlotLimits l;
+  l.global = limits::analyzer::kVaultChecksInFlight;
+  l.per_user = limits::analyzer::kVaultChecksPerUser;
+  l.per_process = std::max(1, cfg.server.threads / 2);  // as the one-shot checks: threads for the rest
+  return l;
+}
+
+monitor::SlotRefusal vault_check_refusal() {
+  return {"A check for personal data of yours is already in progress; try again when it ends",
+          "Too many checks for personal data are in progress; try again shortly",
+          limits::analyzer::kVaultCheckRetryAfterSeconds};
 }
 
 }  // namespace
@@ -33,6 +48,7 @@ App::App(config::Config c)
                                            static_cast<std::size_t>(cfg.auth.min_password_length))),
       egress(cfg.scanner.allow_private_targets),
       check_slots(slots_file(cfg), slot_limits(cfg)),
+      vault_check_slots(slots_file(cfg, "vault-check-slots"), vault_check_limits(cfg), vault_check_refusal()),
       vault_sessions(db, cfg.vault),
       vault(db, cfg.vault),
       audit_data(audit::shared_audit_data(cfg.paths.audit_data)) {

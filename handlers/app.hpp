@@ -24,6 +24,8 @@ struct App {
   auth::PasswordPolicy passwords;  // the common list is loaded once per worker (about 3 MB)
   net::EgressPolicy egress;
   monitor::CheckSlots check_slots;  // shared by every worker process (limits.check_slots*)
+  // The vault's checks for personal data (limits::analyzer::kVaultChecks*), shared the same way.
+  monitor::CheckSlots vault_check_slots;
   monitor::StatusPageCache status_pages;
   vault::Sessions vault_sessions;
   vault::Vault vault;

@@ -164,6 +164,8 @@ Response vault_analyze(VaultContext& ctx) {
   auto path = query_path(ctx, "path");
   std::string base = analyzer::remote::base_url(cfg.listen);
   if (base.empty()) throw Unavailable("No analyzer is configured (analyzer.listen)");
+  // Held until the analyzer answers: the file is read whole into this process's memory.
+  auto slot = ctx.app.vault_check_slots.acquire(ctx.caller.id);
   auto bytes = ctx.app.vault.read_whole(actor(ctx), path, cfg.max_document);
   if (!bytes)
     throw http::HttpError(413, "The file is larger than the analyzer reads (" + std::to_string(cfg.max_document) +

@@ -47,14 +47,14 @@ Report Analyzer::analyze(const Document& doc, const Deadline& deadline) const {
     r.characters += text::char_count(s.text);
     r.words += text::word_count(s.text);
   }
-  auto all = detector_->scan(doc, deadline);
-  r.findings_total = all.size();
+  // Every finding is counted; only the first kMaxFindings are kept (a dense document has millions).
   std::set<std::string> special;
-  for (auto& f : all) {
+  detector_->scan(doc, deadline, [&](Finding&& f) {
+    ++r.findings_total;
     ++r.counts[f.category];
     if (f.special) special.insert(f.category);
     if (r.findings.size() < limits::analyzer::kMaxFindings) r.findings.push_back(std::move(f));
-  }
+  });
   r.special.assign(special.begin(), special.end());
   r.risk = risk_of(r.counts);
   return r;

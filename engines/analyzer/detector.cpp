@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <ctime>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -14,6 +15,8 @@ namespace dozor::analyzer {
 namespace {
 
 using limits::analyzer::kContextWindowChars;
+using limits::analyzer::kMaxBiks;
+using limits::analyzer::kMaxTextBytes;
 
 template <std::size_t N>
 bool contains(const std::array<std::string_view, N>& list, std::string_view item) {
@@ -246,9 +249,15 @@ Detector::Detector(Model model)
 }
 
 void Detector::scan_segment(const Segment& seg, const std::string& norm, const std::vector<std::string>& biks,
-                            std::vector<Finding>& out) const {
-  std::vector<Finding> found;
-  std::vector<std::pair<std::size_t, std::size_t>> spans;
+                            const FindingSink& sink) const {
+  // A value found is kept as its place and rule until it has won its place: a Finding (the
+  // value, its mask, the location) is made only for the ones handed on.
+  struct Candidate {
+    std::size_t b, e;
+    double confidence;
+    std::size_t rule;
+  };
+  std::vector<Candidate> found;
   std::vector<int> hits;
   if (set_->Match(norm, &hits)) {
     std::sort(hits.begin(), hits.end());
@@ -268,7 +277,7 @@ void Detector::scan_segment(const Segment& seg, const std::string& norm, const s
           continue;
         }
         pos = e;
-        std::string value(sv(m[1]));
+        std::string_view value = sv(m[1]);
         bool strong = false;
         if (!validate(rule.validator, value, biks, strong)) continue;
         bool ctx = false;
@@ -284,36 +293,49 @@ void Detector::scan_segment(const Segment& seg, const std::string& norm, const s
         }
         if (rule.context_mode == ContextMode::Required && !ctx && !strong) continue;
         double conf = strong ? 0.97 : ctx ? rule.confidence_context : rule.confidence;
-        found.push_back({rule.category, rule.id, value, mask(rule.category, value), seg.where, conf, false});
-        spans.emplace_back(b, e);
+        found.push_back({b, e, conf, static_cast<std::size_t>(h)});
       }
     }
   }
   // Overlapping values (a 16-digit policy number is also Luhn-shaped): the most confident wins,
-  // the earlier rule of the model on a tie.
-  std::vector<std::size_t> order(found.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return found[a].confidence > found[b].confidence; });
-  std::vector<std::pair<std::size_t, std::size_t>> taken;
-  std::vector<std::pair<std::size_t, Finding>> kept;
-  for (auto i : order) {
-    const std::size_t b = spans[i].first, e = spans[i].second;
-    bool overlaps = std::any_of(taken.begin(), taken.end(), [&](auto t) { return b < t.second && t.first < e; });
-    if (overlaps) continue;
-    taken.emplace_back(b, e);
-    kept.emplace_back(b, std::move(found[i]));
+  // the earlier rule of the model on a tie. The places taken are disjoint intervals kept in
+  // order, so each check is a lookup (a segment may hold millions of values).
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.confidence > b.confidence; });
+  std::map<std::size_t, std::size_t> taken;  // begin → end
+  auto overlaps = [&](std::size_t b, std::size_t e) {
+    auto next = taken.lower_bound(e);  // the intervals from here on begin at or after e
+    return next != taken.begin() && std::prev(next)->second > b;
+  };
+  struct Kept {
+    std::size_t b;
+    const Candidate* value;        // a rule's value, or
+    const names::NameMatch* name;  // a name
+  };
+  std::vector<Kept> kept;
+  for (const auto& c : found) {
+    if (overlaps(c.b, c.e)) continue;
+    taken.emplace(c.b, c.e);
+    kept.push_back({c.b, &c, nullptr});
   }
-  for (const auto& n : names_.find(norm)) {
-    bool overlaps =
-        std::any_of(taken.begin(), taken.end(), [&](auto t) { return n.begin < t.second && t.first < n.end; });
-    if (overlaps) continue;
-    std::string value = norm.substr(n.begin, n.end - n.begin);
-    kept.emplace_back(n.begin, Finding{"full_name", n.parts == 3 ? "full_name.3" : "full_name.2", value,
-                                       mask("full_name", value), seg.where, n.confidence, false});
+  auto found_names = names_.find(norm);
+  for (const auto& n : found_names)
+    if (!overlaps(n.begin, n.end)) kept.push_back({n.begin, nullptr, &n});
+  std::stable_sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& b) { return a.b < b.b; });
+  for (const auto& k : kept) {
+    if (k.value) {
+      const Rule& rule = *rules_[k.value->rule].rule;
+      std::string value = norm.substr(k.value->b, k.value->e - k.value->b);
+      auto masked = mask(rule.category, value);
+      sink({rule.category, rule.id, std::move(value), std::move(masked), seg.where, k.value->confidence, false});
+    } else {
+      const auto& n = *k.name;
+      std::string value = norm.substr(n.begin, n.end - n.begin);
+      auto masked = mask("full_name", value);
+      sink({"full_name", n.parts == 3 ? "full_name.3" : "full_name.2", std::move(value), std::move(masked), seg.where,
+            n.confidence, false});
+    }
   }
-  std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [b, f] : kept) out.push_back(std::move(f));
 
   // Special categories: one finding per category and segment, the keyword as its value.
   std::vector<int> special_hits;
@@ -324,29 +346,50 @@ void Detector::scan_segment(const Segment& seg, const std::string& norm, const s
     for (int h : special_hits) {
       const auto& [cat, word] = special_keywords_[static_cast<std::size_t>(h)];
       if (!seen.insert(cat).second) continue;
-      out.push_back({cat, "special." + cat, word, word, seg.where, 0.8, true});
+      sink({cat, "special." + cat, word, word, seg.where, 0.8, true});
     }
   }
 }
 
-std::vector<Finding> Detector::scan(const Document& doc, const Deadline& deadline) const {
+void Detector::scan(const Document& doc, const Deadline& deadline, const FindingSink& sink) const {
   std::vector<std::string> norms;
   norms.reserve(doc.segments.size());
-  // BIKs anywhere in the document key the accounts (requisites often sit in separate cells).
+  // BIKs anywhere in the document key the accounts (requisites often sit in separate cells). A
+  // document with more than kMaxBiks of them (a bank directory, or a hostile list) keys none:
+  // its accounts need their context words, as in a document without a BIK.
   static const re2::RE2 kBik("(?:^|[^\\d])(04\\d{7})(?:$|[^\\d])");
   std::set<std::string> bik_set;
+  bool too_many_biks = false;
+  // NFKC expands some characters many times (U+FDFA is 3 bytes in, 33 out): the normalised
+  // text is bounded as the extracted text is.
+  std::size_t norm_bytes = 0;
   for (const auto& seg : doc.segments) {
+    deadline.check();
     norms.push_back(text::normalize(seg.text));
+    norm_bytes += norms.back().size();
+    if (norm_bytes > kMaxTextBytes)
+      throw BadDocument("the document's normalised text is larger than the " + std::to_string(kMaxTextBytes) +
+                        " bytes allowed");
     re2::StringPiece in(norms.back());
     std::string bik;
-    while (re2::RE2::FindAndConsume(&in, kBik, &bik)) bik_set.insert(bik);
+    while (!too_many_biks && re2::RE2::FindAndConsume(&in, kBik, &bik)) {
+      bik_set.insert(bik);
+      if (bik_set.size() > kMaxBiks) {
+        too_many_biks = true;
+        bik_set.clear();
+      }
+    }
   }
   std::vector<std::string> biks(bik_set.begin(), bik_set.end());
-  std::vector<Finding> out;
   for (std::size_t i = 0; i < doc.segments.size(); ++i) {
     deadline.check();
-    scan_segment(doc.segments[i], norms[i], biks, out);
+    scan_segment(doc.segments[i], norms[i], biks, sink);
   }
+}
+
+std::vector<Finding> Detector::scan(const Document& doc, const Deadline& deadline) const {
+  std::vector<Finding> out;
+  scan(doc, deadline, [&](Finding&& f) { out.push_back(std::move(f)); });
   return out;
 }
 

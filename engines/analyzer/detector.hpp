@@ -2,6 +2,7 @@
 // Finds personal data in an extracted document with the model's rules: one RE2::Set pass per
 // segment picks the rules whose pattern occurs, then only those rules extract and check values
 // (checksums, context words); names and the special categories have their own passes.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ struct Finding {
   bool special = false;  // a special category of 152-FZ art. 10 (or biometrics, art. 11)
 };
 
+using FindingSink = std::function<void(Finding&&)>;
+
 // Categories that are special (art. 10, 11): their findings are keywords, not values.
 bool is_special_category(const std::string& category);
 
@@ -39,8 +42,11 @@ class Detector {
   Detector(const Detector&) = delete;
   Detector& operator=(const Detector&) = delete;
 
-  // Findings in document order. Segment texts are normalised here. Throws BadDocument when
-  // the deadline passes (checked per segment).
+  // Findings in document order, each handed to `sink` as it is made (nothing is kept: a
+  // document may hold millions). Segment texts are normalised here. Throws BadDocument when
+  // the deadline passes (checked per segment) or the normalised text passes kMaxTextBytes.
+  void scan(const Document& doc, const Deadline& deadline, const FindingSink& sink) const;
+  // All of them in one list (the self-test and tests; Analyzer keeps kMaxFindings).
   std::vector<Finding> scan(const Document& doc, const Deadline& deadline = {}) const;
 
   // Runs the model's samples; returns one line per sample that did not give exactly the
@@ -55,7 +61,7 @@ class Detector {
     std::unique_ptr<re2::RE2> re;
   };
   void scan_segment(const Segment& seg, const std::string& norm, const std::vector<std::string>& biks,
-                    std::vector<Finding>& out) const;
+                    const FindingSink& sink) const;
 
   Model model_;
   std::vector<Compiled> rules_;

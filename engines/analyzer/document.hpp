@@ -30,7 +30,7 @@ struct Document {
   // Pages with (almost) no text layer that OCR did not read — it is off, or the document has
   // more than kOcrMaxPages such pages: a scan the report cannot speak for.
   std::size_t pages_without_text = 0;
-  std::size_t text_bytes = 0;  // of all segments, bounded by kMaxTextBytes
+  std::size_t text_bytes = 0;  // of all segments (text, context, location), bounded by kMaxTextBytes
   std::vector<Segment> segments;
 };
 

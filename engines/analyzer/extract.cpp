@@ -53,12 +53,19 @@ const char* image_kind(std::string_view b) {
   return nullptr;
 }
 
+std::size_t segment_bytes(const Location& where, std::string_view text, std::string_view context) {
+  return text.size() + context.size() + where.kind.size() + where.ref.size() + where.part.size();
+}
+
 void add_segment(Document& doc, Location where, std::string text, std::string context) {
   if (std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }))
     return;
   if (doc.segments.size() >= kMaxSegments) throw BadDocument("the document has more than the allowed number of parts");
-  doc.text_bytes += text.size();
-  if (doc.text_bytes > kMaxTextBytes) throw BadDocument("the document's text is larger than allowed");
+  // Every byte the segment holds counts, not only its own text: the context derived for it (a
+  // cell's neighbours) and its location (a sheet's name is repeated in each of its cells).
+  doc.text_bytes += segment_bytes(where, text, context);
+  if (doc.text_bytes > kMaxTextBytes)
+    throw BadDocument("the document's text is larger than the " + std::to_string(kMaxTextBytes) + " bytes allowed");
   doc.segments.push_back({std::move(where), std::move(text), std::move(context)});
 }
 

@@ -38,6 +38,8 @@ Document extract_image(std::string_view bytes, const ExtractLimits& limits);  //
 std::string decode_text(std::string_view bytes, std::string& charset);
 
 // Adds a segment unless it is blank; throws BadDocument past kMaxSegments or kMaxTextBytes.
+// Its text, context and location all count against kMaxTextBytes (segment_bytes).
 void add_segment(Document& doc, Location where, std::string text, std::string context = {});
+std::size_t segment_bytes(const Location& where, std::string_view text, std::string_view context);
 
 }  // namespace dozor::analyzer

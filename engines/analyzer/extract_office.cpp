@@ -163,25 +163,103 @@ void paragraphs(Document& doc, pugi::xml_node root, const char* tag, const char*
   });
 }
 
-// A spreadsheet's cells: each cell a segment whose context is its row and its column's header.
-struct Grid {
-  Document& doc;
-  std::string sheet;
-  std::map<std::size_t, std::string> header;  // column → first row's value
-  std::size_t cells = 0;
-
-  void row(std::size_t row_no, const std::vector<std::pair<std::size_t, std::string>>& values) {
-    if (header.empty() && !values.empty())
-      for (const auto& [col, v] : values) header[col] = v;
-    std::string row_text;
-    for (const auto& [col, v] : values) row_text += v + " | ";
-    for (const auto& [col, v] : values) {
-      if (++cells > kSpreadsheetMaxCells) throw BadDocument("the workbook has more non-empty cells than allowed");
-      auto h = header.find(col);
-      std::string ctx = (h != header.end() ? h->second + " | " : std::string()) + row_text;
-      add_segment(doc, {"cell", column_name(col) + std::to_string(row_no), sheet}, v, std::move(ctx));
-    }
+// The first `budget` bytes of `s` (the last ones when `tail`), cut at a UTF-8 character boundary.
+std::string_view clip(std::string_view s, std::size_t budget, bool tail) {
+  if (s.size() <= budget) return s;
+  auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+  if (tail) {
+    std::size_t start = s.size() - budget;
+    while (start < s.size() && continuation(s[start])) ++start;
+    return s.substr(start);
   }
+  std::size_t end = budget;
+  while (end > 0 && continuation(s[end])) --end;
+  return s.substr(0, end);
+}
+
+// A spreadsheet's cells: each cell a segment whose context is its column's header and the
+// nearest cells of its row (left and right in turn, nearest first), within kCellContextBytes.
+// The whole row's text for every cell grew as cells² × value length (a 1.9 KB workbook took
+// 1.4 GB); the window keeps what qualifies a value ("СНИЛС" in the header or the next cell).
+// A row's values are counted against kSpreadsheetMaxCells (for the whole workbook) and
+// kMaxTextBytes as they are read, before they are copied: a cell that repeats a long shared
+// string costs its bytes each time.
+class Grid {
+ public:
+  Grid(Document& doc, std::string sheet, std::size_t& workbook_cells)
+      : doc_(doc), sheet_(std::move(sheet)), cells_(workbook_cells) {}
+
+  // One cell of the current row (an empty value is not a cell).
+  void cell(std::size_t col, std::string_view value) {
+    if (value.empty()) return;
+    admit(value.size());
+    row_.emplace_back(col, std::string(value));
+  }
+  void cell(std::size_t col, std::string&& value) {
+    if (value.empty()) return;
+    admit(value.size());
+    row_.emplace_back(col, std::move(value));
+  }
+
+  void end_row(std::size_t row_no) {
+    if (!header_read_ && !row_.empty()) {
+      for (const auto& [col, v] : row_) header_[col] = std::string(clip(v, kCellContextBytes, false));
+      header_read_ = true;
+    }
+    // A cell's text moves into its segment; the contexts of the cells after it read it there.
+    constexpr std::size_t kKept = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> segment_of(row_.size(), kKept);
+    auto text_at = [&](std::size_t j) -> std::string_view {
+      return segment_of[j] == kKept ? std::string_view(row_[j].second) : doc_.segments[segment_of[j]].text;
+    };
+    for (std::size_t i = 0; i < row_.size(); ++i) {
+      std::string ctx;
+      std::size_t budget = kCellContextBytes;
+      auto append = [&](std::string_view piece, bool tail) {
+        auto part = clip(piece, budget, tail);
+        if (part.empty() && !piece.empty()) budget = 0;  // not even one character fits
+        ctx += part;
+        budget -= part.size();
+        if (budget >= 3) {
+          ctx += " | ";
+          budget -= 3;
+        } else {
+          budget = 0;
+        }
+      };
+      auto h = header_.find(row_[i].first);
+      if (h != header_.end()) append(h->second, false);
+      for (std::size_t d = 1; budget > 0 && (d <= i || i + d < row_.size()); ++d) {
+        if (d <= i) append(text_at(i - d), true);
+        if (budget > 0 && i + d < row_.size()) append(text_at(i + d), false);
+      }
+      std::size_t before = doc_.segments.size();
+      std::size_t bytes = row_[i].second.size();
+      add_segment(doc_, {"cell", column_name(row_[i].first) + std::to_string(row_no), sheet_},
+                  std::move(row_[i].second), std::move(ctx));
+      if (doc_.segments.size() > before) segment_of[i] = before;
+      pending_ -= bytes;
+    }
+    row_.clear();
+    pending_ = 0;
+  }
+
+ private:
+  void admit(std::size_t bytes) {
+    if (++cells_ > kSpreadsheetMaxCells)
+      throw BadDocument("the workbook has more than " + std::to_string(kSpreadsheetMaxCells) + " non-empty cells");
+    pending_ += bytes;
+    if (doc_.text_bytes + pending_ > kMaxTextBytes)
+      throw BadDocument("the document's text is larger than the " + std::to_string(kMaxTextBytes) + " bytes allowed");
+  }
+
+  Document& doc_;
+  std::string sheet_;
+  std::size_t& cells_;
+  std::map<std::size_t, std::string> header_;  // column → the first row's value (clipped)
+  bool header_read_ = false;
+  std::vector<std::pair<std::size_t, std::string>> row_;
+  std::size_t pending_ = 0;  // bytes of row_ not yet in a segment
 };
 
 std::size_t column_of(std::string_view ref) {  // "BC12" → 55
@@ -235,31 +313,32 @@ void read_xlsx(Container& zip, Document& doc) {
       rels[rel.attribute("Id").value()] = resolve_target(rel.attribute("Target").value(), "xl/");
   }
   auto wb = parse_xml(zip, "xl/workbook.xml");
+  std::size_t cells = 0;
   for (auto sheet : wb.child("workbook").child("sheets").children("sheet")) {
     auto it = rels.find(sheet.attribute("r:id").value());
     if (it == rels.end() || !zip.has(it->second)) continue;
     auto ws = parse_xml(zip, it->second);
-    Grid grid{doc, sheet.attribute("name").value(), {}, 0};
+    Grid grid(doc, sheet.attribute("name").value(), cells);
     for (auto row : ws.child("worksheet").child("sheetData").children("row")) {
-      std::vector<std::pair<std::size_t, std::string>> values;
       std::size_t row_no = row.attribute("r").as_ullong(0), next_col = 1;
       for (auto c : row.children("c")) {
         std::string ref = c.attribute("r").value();
         std::size_t col = ref.empty() ? next_col : column_of(ref);
         if (row_no == 0 && !ref.empty()) row_no = row_of(ref);
         next_col = col + 1;
-        std::string t = c.attribute("t").value(), v;
+        if (col == 0) continue;
+        std::string_view t = c.attribute("t").value();
         if (t == "s") {
+          // Counted before it is copied: thousands of cells may name one long string.
           auto idx = static_cast<std::size_t>(c.child("v").text().as_ullong(~0ULL));
-          if (idx < shared.size()) v = shared[idx];
+          if (idx < shared.size()) grid.cell(col, std::string_view(shared[idx]));
         } else if (t == "inlineStr") {
-          v = text_of(c.child("is"), "t");
+          grid.cell(col, text_of(c.child("is"), "t"));
         } else {
-          v = c.child("v").text().get();
+          grid.cell(col, std::string_view(c.child("v").text().get()));
         }
-        if (!v.empty() && col > 0) values.emplace_back(col, std::move(v));
       }
-      grid.row(row_no, values);
+      grid.end_row(row_no);
     }
   }
 }
@@ -305,8 +384,9 @@ void read_ods(Container& zip, Document& doc) {
   doc.type = "ods";
   auto content = parse_xml(zip, "content.xml");
   auto body = content.child("office:document-content").child("office:body").child("office:spreadsheet");
+  std::size_t cells = 0;
   for (auto table : body.children("table:table")) {
-    Grid grid{doc, table.attribute("table:name").value(), {}, 0};
+    Grid grid(doc, table.attribute("table:name").value(), cells);
     std::size_t row_no = 0;
     walk(table, [&](pugi::xml_node row) {
       if (row.type() != pugi::node_element) return false;
@@ -314,7 +394,6 @@ void read_ods(Container& zip, Document& doc) {
       std::size_t rows_repeat =
           std::clamp<std::size_t>(row.attribute("table:number-rows-repeated").as_ullong(1), 1, 1u << 20);
       ++row_no;
-      std::vector<std::pair<std::size_t, std::string>> values;
       std::size_t col = 1;
       for (auto cell : row.children()) {
         if (!is_name(cell, "table:table-cell") && !is_name(cell, "table:covered-table-cell")) continue;
@@ -329,10 +408,11 @@ void read_ods(Container& zip, Document& doc) {
           v = raw;
         else
           for (auto p : cell.children("text:p")) v += (v.empty() ? "" : " ") + text_of(p, nullptr);
-        if (!v.empty() && col <= 16384) values.emplace_back(col, std::move(v));
+        // A repeated cell is read once, at its first column: repetition costs nothing.
+        if (col <= 16384) grid.cell(col, std::move(v));
         col += repeat;
       }
-      grid.row(row_no, values);
+      grid.end_row(row_no);
       row_no += rows_repeat - 1;
       return false;
     });

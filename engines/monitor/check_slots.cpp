@@ -58,13 +58,10 @@ int open_slots_file(const std::string& path) {
   return fd;
 }
 
-TooManyAttempts busy() {
-  return TooManyAttempts("Too many checks in progress; try again shortly", CheckSlots::kRetryAfterSeconds);
-}
-
 }  // namespace
 
-CheckSlots::CheckSlots(std::string path, SlotLimits limits) : path_(std::move(path)), limits_(limits) {
+CheckSlots::CheckSlots(std::string path, SlotLimits limits, SlotRefusal refusal)
+    : path_(std::move(path)), limits_(limits), refusal_(std::move(refusal)) {
   limits_.per_user = std::clamp(limits_.per_user, 1, kMaxPerUser);
   limits_.global = std::clamp(limits_.global, 1, static_cast<int>(kUserBase));
   limits_.per_process = std::max(1, limits_.per_process);
@@ -97,7 +94,7 @@ int CheckSlots::global_in_use() {
 CheckSlots::Lease CheckSlots::acquire(std::int64_t user_id) {
   {
     std::lock_guard lock(mutex_);
-    if (in_process_ >= limits_.per_process) throw busy();
+    if (in_process_ >= limits_.per_process) throw TooManyAttempts(refusal_.all_busy, refusal_.retry_after);
     ++in_process_;
   }
   int fd = -1;
@@ -108,7 +105,8 @@ CheckSlots::Lease CheckSlots::acquire(std::int64_t user_id) {
     // are free, so under load every user still gets one.
     int allowed = limits_.per_user;
     if (allowed > 1 && is_locked(fd, user_block) && global_in_use() * 2 >= limits_.global) allowed = 1;
-    if (!take_one(fd, user_block, allowed) || !take_one(fd, 0, limits_.global)) throw busy();
+    if (!take_one(fd, user_block, allowed)) throw TooManyAttempts(refusal_.user_busy, refusal_.retry_after);
+    if (!take_one(fd, 0, limits_.global)) throw TooManyAttempts(refusal_.all_busy, refusal_.retry_after);
     return Lease(*this, fd);
   } catch (...) {
     release(fd);

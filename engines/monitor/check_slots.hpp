@@ -18,13 +18,23 @@ struct SlotLimits {
   int per_process = 8;  // one worker process (keeps threads for the rest of the API)
 };
 
+// Users are told to retry after this many seconds when every slot they may take is held.
+inline constexpr long kSlotRetryAfterSeconds = 2;
+
+// What a refusal says (429 with Retry-After): the one-shot checks' words by default; another
+// kind of work bounded the same way (the vault's check for personal data) names itself.
+struct SlotRefusal {
+  std::string user_busy = "Too many checks in progress; try again shortly";  // the user's own slots held
+  std::string all_busy = "Too many checks in progress; try again shortly";   // the process's or all slots held
+  long retry_after = kSlotRetryAfterSeconds;
+};
+
 class CheckSlots {
  public:
-  // Users are told to retry after this many seconds when every slot they may take is held.
-  static constexpr long kRetryAfterSeconds = 2;
+  static constexpr long kRetryAfterSeconds = kSlotRetryAfterSeconds;
   static constexpr int kMaxPerUser = 16;
 
-  CheckSlots(std::string path, SlotLimits limits);
+  CheckSlots(std::string path, SlotLimits limits, SlotRefusal refusal = {});
   ~CheckSlots();
   CheckSlots(const CheckSlots&) = delete;
   CheckSlots& operator=(const CheckSlots&) = delete;
@@ -57,6 +67,7 @@ class CheckSlots {
 
   std::string path_;
   SlotLimits limits_;
+  SlotRefusal refusal_;
   std::mutex mutex_;
   int in_process_ = 0;
   int private_fd_ = -1;  // the fallback when the shared file cannot be opened

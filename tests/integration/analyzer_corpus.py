@@ -163,6 +163,60 @@ def ods(rows: list[list[str | int]], sheet: str = "Сотрудники") -> byt
                 % (xml_escape(sheet), width, "".join(xml_rows)))
 
 
+def long_text(size: int) -> str:
+    """At least `size` bytes of UTF-8: a name and a SNILS, then ordinary words (a long cell)."""
+    s = "Сотрудник Иванов Иван Иванович, СНИЛС 112-233-445 95. "
+    while len(s.encode()) < size:
+        s += "Отчёт отдела снабжения за квартал, позиции склада и сроки поставки. "
+    return s
+
+
+def column_name(i: int) -> str:
+    """1 → A, 27 → AA."""
+    s = ""
+    while i > 0:
+        i, r = divmod(i - 1, 26)
+        s = chr(ord("A") + r) + s
+    return s
+
+
+def xlsx_shared(rows: int, cols: int, shared: str, sheet: str = "Лист1") -> bytes:
+    """A hostile workbook (issue 26 §1): rows × cols cells that all name one shared string — a
+    few KB of ZIP that once cost the analyzer cells of a row² × the string's length."""
+    cells = ['<row r="%d">%s</row>' % (r, "".join('<c r="%s%d" t="s"><v>0</v></c>' % (column_name(c), r)
+                                                  for c in range(1, cols + 1))) for r in range(1, rows + 1)]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
+        z.writestr("xl/workbook.xml",
+                   '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+                   'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+                   '<sheets><sheet name="%s" sheetId="1" r:id="rId1"/></sheets></workbook>' % xml_escape(sheet))
+        z.writestr("xl/_rels/workbook.xml.rels",
+                   '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                   '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" '
+                   'Target="worksheets/sheet1.xml"/></Relationships>')
+        z.writestr("xl/sharedStrings.xml",
+                   '<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                   "<si><t>%s</t></si></sst>" % xml_escape(shared))
+        z.writestr("xl/worksheets/sheet1.xml",
+                   '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                   "<sheetData>%s</sheetData></worksheet>" % "".join(cells))
+    return buf.getvalue()
+
+
+def ods_long_row(cells: int, text: str, repeat_columns: int = 3, repeat_rows: int = 1000,
+                 sheet: str = "Лист1") -> bytes:
+    """The same shape in OpenDocument (issue 26 §1): one row of `cells` long cells, each repeated
+    over `repeat_columns` columns, the row repeated `repeat_rows` times."""
+    cell = ('<table:table-cell office:value-type="string" table:number-columns-repeated="%d"><text:p>%s</text:p>'
+            "</table:table-cell>" % (repeat_columns, xml_escape(text)))
+    return _odf("application/vnd.oasis.opendocument.spreadsheet",
+                '<office:spreadsheet><table:table table:name="%s">'
+                '<table:table-row table:number-rows-repeated="%d">%s</table:table-row></table:table></office:spreadsheet>'
+                % (xml_escape(sheet), repeat_rows, cell * cells))
+
+
 def odp(slides: list[list[str]]) -> bytes:
     """A presentation: each slide (draw:page) one text box whose paragraphs are the given lines."""
     pages = "".join(

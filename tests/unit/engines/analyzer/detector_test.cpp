@@ -271,3 +271,69 @@ BOOST_AUTO_TEST_CASE(the_detector_stops_at_a_passed_deadline) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// Issue 26 §1: what the detector derives from a document is bounded too.
+BOOST_AUTO_TEST_SUITE(analyzer_detector_bounds)
+
+namespace {
+using dozor::limits::analyzer::kMaxBiks;
+using dozor::limits::analyzer::kMaxFindings;
+using dozor::limits::analyzer::kMaxTextBytes;
+
+// `distinct` BIKs (044525225, which keys the account below, among them) in one cell, the
+// account alone in another.
+Report accounts_with_biks(std::size_t distinct, const std::string& account_cell) {
+  std::string biks = "044525225";
+  for (std::size_t i = 1; i < distinct; ++i) biks += ", 04" + std::to_string(1000000 + i);
+  Document doc;
+  doc.type = "xlsx";
+  doc.segments.push_back({{"cell", "A1", "Лист1"}, biks, ""});
+  doc.segments.push_back({{"cell", "A2", "Лист1"}, account_cell, ""});
+  return analyzer().analyze(doc);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(biks_key_accounts_up_to_n_and_past_n_context_decides) {
+  auto at_n = accounts_with_biks(kMaxBiks, "40817810438000012345");
+  BOOST_REQUIRE(at_n.counts["bank_account"] == 1u);
+  BOOST_TEST(at_n.findings.back().confidence > 0.9);  // keyed by its BIK
+  // One more: the list keys nothing (the pairs would cost accounts × BIKs), so a bare account
+  // is not reported and one with its context word is, as in a document without a BIK.
+  auto past = accounts_with_biks(kMaxBiks + 1, "40817810438000012345");
+  BOOST_TEST(past.counts.count("bank_account") == 0u);
+  auto past_with_context = accounts_with_biks(kMaxBiks + 1, "счёт 40817810438000012345");
+  BOOST_REQUIRE(past_with_context.counts["bank_account"] == 1u);
+  BOOST_TEST(past_with_context.findings.back().confidence < 0.9);
+}
+
+BOOST_AUTO_TEST_CASE(normalised_text_past_the_text_limit_is_refused) {
+  // U+FDFA is 3 bytes that NFKC makes 33: 12.3 MB of text would be 135 MB to match.
+  std::string ligatures;
+  for (int i = 0; i < 1000; ++i) ligatures += "\uFDFA";
+  Document doc;
+  doc.type = "text";
+  std::size_t lines = kMaxTextBytes / 33000 + 1;
+  for (std::size_t i = 0; i < lines; ++i) doc.segments.push_back({{"line", std::to_string(i + 1), ""}, ligatures, ""});
+  BOOST_REQUIRE(lines * ligatures.size() < kMaxTextBytes);
+  try {
+    analyzer().analyze(doc);
+    BOOST_FAIL("the expanded text was analysed");
+  } catch (const BadDocument& e) {
+    BOOST_TEST(std::string(e.what()).find("normalised text is larger") != std::string::npos);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(findings_past_the_listed_limit_are_counted_not_kept) {
+  std::string text;
+  for (std::size_t i = 0; i < kMaxFindings + 5; ++i) text += "user" + std::to_string(i) + "@example.ru\n";
+  Document doc;
+  doc.type = "text";
+  doc.segments.push_back({{"line", "1", ""}, text, ""});
+  auto r = analyzer().analyze(doc);
+  BOOST_TEST(r.findings.size() == kMaxFindings);
+  BOOST_TEST(r.findings_total == kMaxFindings + 5);
+  BOOST_TEST(r.counts["email"] == kMaxFindings + 5);
+  BOOST_TEST(r.findings.front().value == "user0@example.ru");  // document order
+}
+
+BOOST_AUTO_TEST_SUITE_END()

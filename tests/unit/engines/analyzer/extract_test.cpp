@@ -6,6 +6,7 @@
 
 #include "dozor_source_dir.hpp"
 #include "engines/analyzer/text.hpp"
+#include "tests/unit/support/zip_writer.hpp"
 
 using namespace dozor::analyzer;
 
@@ -213,5 +214,117 @@ BOOST_AUTO_TEST_CASE(a_passed_deadline_stops_every_format) {
 }
 
 BOOST_AUTO_TEST_CASE(no_deadline_never_expires) { BOOST_CHECK_NO_THROW(Deadline{}.check()); }
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// Issue 26 §1: what an extractor derives (a cell's context, its location) counts against
+// kMaxTextBytes, and a cell's context is a window, not its row: a 1.9 KB workbook of 1,200
+// cells naming one long shared string took 1.4 GB when every cell carried the whole row.
+BOOST_AUTO_TEST_SUITE(analyzer_extract_bounds)
+
+namespace {
+using dozor::limits::analyzer::kCellContextBytes;
+using dozor::limits::analyzer::kMaxTextBytes;
+
+// text + context + location of every segment (what add_segment must have counted).
+std::size_t derived_bytes(const Document& doc) {
+  std::size_t n = 0;
+  for (const auto& s : doc.segments)
+    n += s.text.size() + s.context.size() + s.where.kind.size() + s.where.ref.size() + s.where.part.size();
+  return n;
+}
+
+const Segment& cell(const Document& doc, const std::string& ref) {
+  for (const auto& s : doc.segments)
+    if (s.where.ref == ref) return s;
+  throw std::runtime_error("no cell " + ref);
+}
+
+std::string ods_bytes(const std::string& rows_xml) {
+  return dozor::test::zip_bytes(
+      {{"mimetype", "application/vnd.oasis.opendocument.spreadsheet"},
+       {"content.xml",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><office:document-content "
+        "xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" "
+        "xmlns:table=\"urn:oasis:names:tc:opendocument:xmlns:table:1.0\" "
+        "xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\"><office:body><office:spreadsheet>"
+        "<table:table table:name=\"Лист1\">" +
+            rows_xml + "</table:table></office:spreadsheet></office:body></office:document-content>"}});
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_shared_string_named_by_every_cell_of_a_row_stays_within_the_window) {
+  std::vector<std::string> row(300, "#0");
+  std::string shared;
+  while (shared.size() < 1000) shared += "Иванов Иван, СНИЛС 112-233-445 95; ";
+  auto doc = extract_office(dozor::test::xlsx_bytes({row}, {shared}));
+  BOOST_REQUIRE(doc.segments.size() == 300u);
+  std::size_t contexts = 0;
+  for (const auto& s : doc.segments) {
+    BOOST_TEST(s.text == shared);
+    BOOST_TEST(s.context.size() <= kCellContextBytes);
+    BOOST_TEST(text::valid_utf8(s.context));  // neighbours are cut at a character boundary
+    contexts += s.context.size();
+  }
+  BOOST_TEST(contexts <= 300 * kCellContextBytes);
+  // Every byte the document holds was counted, context and location included.
+  BOOST_TEST(doc.text_bytes == derived_bytes(doc));
+}
+
+BOOST_AUTO_TEST_CASE(a_cells_context_is_its_header_and_nearest_cells_at_n_and_n_plus_one) {
+  // "H | " (4 bytes) and the next cell: the window holds a neighbour of N − 4 bytes whole and
+  // cuts one of N − 3 bytes at N.
+  for (std::size_t extra : {0u, 1u}) {
+    std::string next(kCellContextBytes - 4 + extra, 'b');
+    auto doc = extract_office(dozor::test::xlsx_bytes({{"H"}, {"x", next}}));
+    const auto& a2 = cell(doc, "A2");
+    BOOST_TEST(a2.context.size() == kCellContextBytes);
+    BOOST_TEST(a2.context.rfind("H | ", 0) == 0u);
+    BOOST_TEST((a2.context.find(next) != std::string::npos) == (extra == 0), "extra " << extra);
+    BOOST_TEST(doc.text_bytes == derived_bytes(doc));
+  }
+  // Nearest first: in a row of 20 cells of 50 bytes the last cell's context has its header and
+  // its neighbours, not the first cell of the row.
+  std::vector<std::string> header(20, "");
+  header[19] = "СНИЛС";
+  std::vector<std::string> row;
+  for (int i = 0; i < 20; ++i) row.push_back(std::string(48, static_cast<char>('a' + i)) + "..");
+  row[19] = "11223344595";
+  auto doc = extract_office(dozor::test::xlsx_bytes({header, row}));
+  const auto& t2 = cell(doc, "T2");
+  BOOST_TEST(t2.context.find("СНИЛС") != std::string::npos);
+  BOOST_TEST(t2.context.find(row[18]) != std::string::npos);
+  BOOST_TEST(t2.context.find(row[0]) == std::string::npos);
+  BOOST_TEST(t2.context.size() <= kCellContextBytes);
+}
+
+BOOST_AUTO_TEST_CASE(ods_cells_with_repeated_columns_and_rows_stay_within_the_window) {
+  // 400 cells of 1,000 bytes, each repeated over 3 columns, in a row repeated 1,000 times:
+  // each cell is read once, with a bounded context.
+  std::string text(1000, 'x');
+  std::string cells;
+  for (int i = 0; i < 400; ++i)
+    cells += "<table:table-cell office:value-type=\"string\" table:number-columns-repeated=\"3\"><text:p>" + text +
+             "</text:p></table:table-cell>";
+  auto doc = extract_office(ods_bytes("<table:table-row table:number-rows-repeated=\"1000\">" + cells +
+                                      "</table:table-row><table:table-row>" + cells + "</table:table-row>"));
+  BOOST_TEST(doc.type == "ods");
+  BOOST_REQUIRE(doc.segments.size() == 800u);
+  BOOST_TEST(doc.segments[400].where.ref == "A1001");
+  for (const auto& s : doc.segments) BOOST_TEST(s.context.size() <= kCellContextBytes);
+  BOOST_TEST(doc.text_bytes == derived_bytes(doc));
+}
+
+BOOST_AUTO_TEST_CASE(the_text_limit_counts_context_and_location_at_n_and_n_plus_one) {
+  const Location where{"cell", "A1", "Лист1"};
+  const std::size_t located = where.kind.size() + where.ref.size() + where.part.size();
+  Document at_n;
+  add_segment(at_n, where, "a", std::string(kMaxTextBytes - 1 - located, 'c'));
+  BOOST_TEST(at_n.text_bytes == kMaxTextBytes);
+  BOOST_TEST(at_n.segments.size() == 1u);
+  Document past;
+  BOOST_CHECK_THROW(add_segment(past, where, "a", std::string(kMaxTextBytes - located, 'c')), BadDocument);
+  BOOST_TEST(past.segments.empty());
+}
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -109,3 +109,41 @@ BOOST_AUTO_TEST_CASE(an_unwritable_directory_still_bounds_the_process) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// The vault's checks for personal data use the same slots with their own bounds and words
+// (handlers/app.cpp; issue 26 §1): one per user, kVaultChecksInFlight at once, Retry-After 5.
+BOOST_AUTO_TEST_SUITE(check_slots_refusal)
+
+BOOST_AUTO_TEST_CASE(a_refusal_names_whose_slots_are_held_and_when_to_retry) {
+  SlotsFile f;
+  CheckSlots slots(f.path, SlotLimits{2, 1, 8}, {"yours is running", "everyone's are running", 5});
+  auto a = slots.acquire(1);
+  try {
+    (void)slots.acquire(1);  // the user's N + 1
+    BOOST_FAIL("a second slot of user 1");
+  } catch (const TooManyAttempts& e) {
+    BOOST_TEST(std::string(e.what()) == "yours is running");
+    BOOST_TEST(e.retry_after == 5);
+  }
+  auto b = slots.acquire(2);  // the global N
+  try {
+    (void)slots.acquire(3);  // the global N + 1
+    BOOST_FAIL("a third slot");
+  } catch (const TooManyAttempts& e) {
+    BOOST_TEST(std::string(e.what()) == "everyone's are running");
+    BOOST_TEST(e.retry_after == 5);
+  }
+  // The one-shot checks keep their words.
+  SlotsFile g;
+  CheckSlots checks(g.path, SlotLimits{1, 1, 8});
+  auto c = checks.acquire(1);
+  try {
+    (void)checks.acquire(2);
+    BOOST_FAIL("a second slot");
+  } catch (const TooManyAttempts& e) {
+    BOOST_TEST(std::string(e.what()) == "Too many checks in progress; try again shortly");
+    BOOST_TEST(e.retry_after == CheckSlots::kRetryAfterSeconds);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
