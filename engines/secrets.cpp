@@ -118,6 +118,17 @@ bool secret_like_name(std::string_view name) {
 
 bool already_masked(std::string_view v) { return v.empty() || v.rfind("****", 0) == 0; }
 
+// Values no secret is: a flag or a scheme name ("Access-Control-Allow-Credentials: true",
+// "token_type": "bearer", "auth: none"), kept as the evidence they are.
+bool plain_word(std::string_view v) {
+  static const std::set<std::string, std::less<>> kWords = {"true",   "false", "null",     "none",     "yes",
+                                                            "no",     "on",    "off",      "required", "optional",
+                                                            "bearer", "basic", "disabled", "enabled"};
+  std::string lower;
+  for (char c : v) lower += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  return kWords.count(lower) > 0;
+}
+
 bool jwt_with_masked_signature(std::string_view v) {
   return v.rfind("eyJ", 0) == 0 && v.size() > 5 && v.substr(v.size() - 5) == ".****";
 }
@@ -164,7 +175,7 @@ std::size_t mask_value(std::string& s, std::size_t at) {
     while (end > start && (s[end - 1] == ' ' || s[end - 1] == '\t')) --end;
   }
   std::string_view value(s.data() + start, end - start);
-  if (already_masked(value) || jwt_with_masked_signature(value)) return end;
+  if (already_masked(value) || jwt_with_masked_signature(value) || plain_word(value)) return end;
   s.replace(start, end - start, "****");
   return start + 4;
 }

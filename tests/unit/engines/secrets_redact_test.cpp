@@ -119,6 +119,7 @@ BOOST_AUTO_TEST_CASE(ordinary_text_and_scan_evidence_pass_unchanged) {
            std::string("You have an error in your SQL syntax; check the manual near ''' at line 1"),
            std::string("<b data-dzr=\"dzr0123456789\">, keyword=shoes, monkey=1, author: Ann, bypass=no"),
            std::string("Access-Control-Allow-Origin: https://x.cors.dozor.invalid"),
+           std::string("Access-Control-Allow-Credentials: true\nrequire_auth: false\n{\"token_type\":\"bearer\"}"),
            std::string("DB_PASSWORD=\nDB_PASSWORD=****"),
        })
     BOOST_TEST(redact_text(text) == text);
