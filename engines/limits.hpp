@@ -314,3 +314,15 @@ inline constexpr std::size_t kExcerptChars = 300;        // response excerpt of 
 inline constexpr std::size_t kFieldChars = 256;          // a credential field (username, password, login_url)
 inline constexpr std::size_t kHeaderChars = 4096;        // a cookie or bearer credential
 }  // namespace dozor::limits::auth
+
+// The scope of active scans (engines/scan/access, engines/scan/verify; docs/scan.md "Who may scan
+// what").
+namespace dozor::limits::scope {
+inline constexpr std::size_t kOrigins = 16;               // origins one scan asks a decision for (its target included)
+inline constexpr std::size_t kVerificationsPerUser = 50;  // proof-of-control tokens one user holds (409 past it)
+inline constexpr int kValidDays = 90;                     // a proof of control lasts this long; verify again to renew
+inline constexpr std::size_t kTokenBodyBytes = 1024;      // the token file's answer read
+inline constexpr std::int64_t kDnsTimeoutMs = 3000;       // one DNS TXT query
+inline constexpr std::size_t kTxtRecords = 50;            // TXT strings read from one answer
+inline constexpr std::size_t kErrorChars = 255;           // a failed attempt's reason as stored
+}  // namespace dozor::limits::scope

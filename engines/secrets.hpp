@@ -34,4 +34,17 @@ bool has_masked_userinfo(std::string_view url);
 // string that is a URL with userinfo has its credentials masked (mask_url_userinfo).
 boost::json::value mask_json(const boost::json::value& v);
 
+// Secrets in free text (an evidence excerpt, an answer's body as shown; issue 26 §2), masked with
+// "****" where they are recognised: private key blocks (the body), credentials in URLs and DSNs
+// (scheme://user:****@), AWS access key ids, GitHub/Slack/Google/Stripe token formats (their
+// prefix kept), JWT signatures (header and claims kept: they are the evidence), PHP
+// define('…PASSWORD…', '****'), and the value of every `name = value`, `name: value` or
+// `"name": "value"` whose name is secret-like (password, pwd, pass, secret, token, key,
+// api_key, auth, authorization, credential, dsn, salt, session id, cookie …, as a word of the
+// name: DB_PASSWORD, APP_KEY, aws_secret_access_key; an "Authorization: Bearer" keeps its
+// scheme). Unquoted values run to the end of the line or the next & ; , < > or quote. Idempotent.
+// The one function every stored or returned excerpt goes through (engines/audit/finding.cpp,
+// engines/audit/store.cpp).
+std::string redact_text(std::string_view text);
+
 }  // namespace dozor::secrets

@@ -71,6 +71,11 @@ Router build_router() {
       {"POST", "/owasp/scan/{target_url:path}", usr(h::owasp_scan), Access::User},
       {"GET", "/owasp/report/{service_id:int}", usr(h::owasp_report), Access::User},
       {"GET", "/owasp/summary/{service_id:int}", usr(h::owasp_summary), Access::User},
+      // Proof of control for active scans (docs/scan.md "Proof of control", docs/api.md).
+      {"GET", "/scan-verifications", usr(h::scan_verifications_list), Access::User},
+      {"POST", "/scan-verifications", usr(h::scan_verification_request), Access::User},
+      {"POST", "/scan-verifications/{verification_id:int}/verify", usr(h::scan_verification_verify), Access::User},
+      {"DELETE", "/scan-verifications/{verification_id:int}", usr(h::scan_verification_delete), Access::User},
   };
   for (const char* prefix : {"/api/v1", "/api"})
     for (const auto& d : dual) add(d.method, std::string(prefix) + d.suffix, d.fn, d.access);

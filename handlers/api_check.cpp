@@ -14,14 +14,17 @@ Response api_check(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
   auto max_operations = query_int(ctx.request, "max_operations", static_cast<std::int64_t>(L::kOperations), 1,
                                   static_cast<std::int64_t>(L::kOperations));
-  require_scan(ctx, "api-check", target);
+  auto scope = require_scan(ctx, "api-check", target);
   api::Options o;
   o.scan = scan_options(ctx.app.cfg.scanner);
+  o.scan.scope = scope->gate();  // the API document's final URL and servers: the same decision
   o.max_operations = static_cast<std::size_t>(max_operations);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto result = api::check(target, ctx.app.egress, ctx.app.audit_data->endpoint_paths, ctx.app.audit_data->jwt_secrets,
                            std::move(o));
-  return Response::json(api::to_json(result));
+  auto body = api::to_json(result);
+  body["scope"] = scope_json(*scope);
+  return Response::json(std::move(body));
 }
 
 }  // namespace dozor::handlers

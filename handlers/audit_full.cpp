@@ -1,6 +1,7 @@
 // Full audits (issue 8 §3; docs/audit.md "Full audit and scoring", "Stored audits and evidence",
 // "Batch"): decode, run the audit engine, store per user, encode.
 #include <boost/json/array.hpp>
+#include <map>
 
 #include "db/services_repo.hpp"
 #include "engines/audit/batch.hpp"
@@ -30,9 +31,11 @@ void apply_crawl_params(const http::Request& request, audit::AuditOptions& o) {
 }
 
 // The plan of an audit run for `user_id` (whose token the analyzer sees for the site's documents).
-audit::AuditPlan plan_for(const App& app, const std::string& kind, const std::string& target, std::int64_t user_id) {
+// `probing`: whether it may ask unlinked paths (audit_probing: the scan permission, logged).
+audit::AuditPlan plan_for(const App& app, const std::string& kind, const std::string& target, std::int64_t user_id,
+                          const audit::Probing& probing) {
   return audit::plan_for(*app.audit_data, app.cfg.scanner, kind, target,
-                         audit::analyzer_access(app.cfg, app.jwt_key, user_id));
+                         audit::analyzer_access(app.cfg, app.jwt_key, user_id), probing);
 }
 
 Response run_and_store(UserContext& ctx, const char* kind) {
@@ -40,7 +43,9 @@ Response run_and_store(UserContext& ctx, const char* kind) {
   auto options = base_options(ctx.app, kind);
   apply_crawl_params(ctx.request, options);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-  auto report = audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, kind, target, ctx.caller.id));
+  auto probing = audit_probing(ctx, target);
+  auto report =
+      audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, kind, target, ctx.caller.id, probing));
   return Response::json(audit::store::save(ctx.app.db, ctx.caller.id, report));
 }
 
@@ -92,7 +97,9 @@ Response audit_report(UserContext& ctx) {
   apply_crawl_params(ctx.request, options);  // for the audit run when none is stored
   auto stored = audit::store::latest_or_run(ctx.app.db, ctx.caller.id, target, [&] {
     auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-    return audit::run_audit(target, ctx.app.egress, options, plan_for(ctx.app, "audit", target, ctx.caller.id));
+    auto probing = audit_probing(ctx, target);
+    return audit::run_audit(target, ctx.app.egress, options,
+                            plan_for(ctx.app, "audit", target, ctx.caller.id, probing));
   });
   return docx_response(stored, lang);
 }
@@ -124,6 +131,10 @@ Response audit_batch(UserContext& ctx) {
   std::vector<audit::BatchItem> items;
   items.reserve(services.size());
   for (const auto& s : services) items.push_back({s.id, s.name, s.url});
+  // Decided here, one by one, before the audits run in parallel (each decision is logged).
+  std::map<std::int64_t, audit::Probing> probing;
+  for (const auto& s : services)
+    if (auto target = audit::store::service_target(s.url)) probing[s.id] = audit_probing(ctx, *target);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto base = base_options(ctx.app, "audit");
   auto deadline = Clock::now() + base.time_budget;
@@ -137,7 +148,8 @@ Response audit_batch(UserContext& ctx) {
     // The batch shares one budget: an audit started late gets only what is left of it.
     o.time_budget =
         std::min(o.time_budget, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
-    return audit::run_audit(*target, app.egress, o, plan_for(app, "audit", *target, user_id));
+    return audit::run_audit(*target, app.egress, o,
+                            plan_for(app, "audit", *target, user_id, probing.at(item.service_id)));
   });
   boost::json::array rows;
   for (std::size_t i = 0; i < items.size(); ++i) {

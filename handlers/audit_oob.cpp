@@ -15,12 +15,13 @@ Response run(UserContext& ctx, bool xxe) {
   std::vector<http::FieldIssue> issues;
   auto params = crawl_params(ctx.request, issues);
   if (!issues.empty()) throw http::ValidationFailed(std::move(issues));
-  require_scan(ctx, xxe ? "xxe" : "ssrf", target);
+  auto scope = require_scan(ctx, xxe ? "xxe" : "ssrf", target);
   oast::DbStore store(ctx.app.db);
   owasp::OwaspOptions o;
   o.depth = params.depth;
   o.max_pages = params.max_pages;
   o.scan = scan_options(ctx.app.cfg.scanner);
+  o.scan.scope = scope->gate();
   o.classic = false;
   o.xxe = xxe;
   o.ssrf = !xxe;
@@ -28,7 +29,9 @@ Response run(UserContext& ctx, bool xxe) {
   o.oast_store = &store;
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto result = owasp::scan(target, ctx.app.egress, ctx.app.audit_data->sql_errors, std::move(o));
-  return Response::json(owasp::to_json(result));
+  auto body = owasp::to_json(result);
+  body["scope"] = scope_json(*scope);
+  return Response::json(std::move(body));
 }
 }  // namespace
 

@@ -17,16 +17,19 @@ namespace dozor::handlers {
 Response auth_scan(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
   auto options = decode_kind_options(ctx.request, *tasks::find_kind("auth-scan"), target);
-  require_scan(ctx, "auth-scan", target);
+  auto scope = require_scan(ctx, "auth-scan", target);
   authscan::AuthOptions o;
   o.credentials = authscan::credentials_from(options);
   o.scan = scan_options(ctx.app.cfg.scanner);
+  o.scan.scope = scope->gate();
   // Logged in, the passive audit's page observers read the pages too (the full audit's set).
   o.page_observers = audit::page_observers_for(*ctx.app.audit_data, ctx.app.cfg.scanner, target);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto result = authscan::scan(target, ctx.app.egress, ctx.app.audit_data->default_credentials,
                                ctx.app.audit_data->tech, std::move(o));
-  return Response::json(authscan::to_json(result));
+  auto body = authscan::to_json(result);
+  body["scope"] = scope_json(*scope);
+  return Response::json(std::move(body));
 }
 
 }  // namespace dozor::handlers

@@ -12,13 +12,16 @@ Response endpoints_discover(UserContext& ctx) {
   namespace L = limits::endpoints;
   auto target = path_target_url(ctx.path.at("target_url"));
   auto timeout = query_int(ctx.request, "timeout", L::kTimeoutDefault, L::kTimeoutMin, L::kTimeoutMax);
-  require_scan(ctx, "endpoints", target);  // a wordlist of paths is probing: an active scan
+  auto scope = require_scan(ctx, "endpoints", target);  // a wordlist of paths is probing: an active scan
   endpoints::Options o;
   o.timeout = std::chrono::seconds(timeout);
   o.scan = scan_options(ctx.app.cfg.scanner);
+  o.scan.scope = scope->gate();
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   auto result = endpoints::discover(target, ctx.app.egress, ctx.app.audit_data->endpoint_paths, std::move(o));
-  return Response::json(endpoints::to_json(result));
+  auto body = endpoints::to_json(result);
+  body["scope"] = scope_json(*scope);
+  return Response::json(std::move(body));
 }
 
 }  // namespace dozor::handlers

@@ -108,6 +108,10 @@ Response admin_scan_grant(UserContext& ctx);  // handlers/scan_access.cpp
 Response admin_scan_revoke(UserContext& ctx);
 Response admin_scan_log(UserContext& ctx);
 Response scan_log(UserContext& ctx);
+Response scan_verifications_list(UserContext& ctx);  // handlers/scan_verify.cpp
+Response scan_verification_request(UserContext& ctx);
+Response scan_verification_verify(UserContext& ctx);
+Response scan_verification_delete(UserContext& ctx);
 Response audit_geo(UserContext& ctx);
 Response scanner_run(UserContext& ctx);         // handlers/scanner.cpp: the template scanner
 Response endpoints_discover(UserContext& ctx);  // handlers/endpoints.cpp: endpoint discovery

@@ -40,9 +40,12 @@ constexpr const char* kNoScanYet =
 Response owasp_scan(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
   auto options = options_for(ctx);
-  require_scan(ctx, "owasp", target);
+  auto scope = require_scan(ctx, "owasp", target);
+  options.scan.scope = scope->gate();
   auto result = run_scan(ctx, target, std::move(options));
-  return Response::json(owasp::scan_answer(result, owasp::save(ctx.app.db, ctx.caller.id, result)));
+  auto body = owasp::scan_answer(result, owasp::save(ctx.app.db, ctx.caller.id, result));
+  body["scope"] = scope_json(*scope);
+  return Response::json(std::move(body));
 }
 
 // The newest stored scan of the service's site, as stored.
@@ -71,7 +74,7 @@ Response owasp_report_docx(UserContext& ctx) {
   auto options = options_for(ctx);
   auto scans = owasp::newest(ctx.app.db, ctx.caller.id, target, 1);
   if (scans.empty()) {
-    require_scan(ctx, "owasp", target);
+    options.scan.scope = require_scan(ctx, "owasp", target)->gate();
     scans.push_back(owasp::save(ctx.app.db, ctx.caller.id, run_scan(ctx, target, std::move(options))));
   }
   return docx_response(scans.front(), lang);

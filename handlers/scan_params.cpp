@@ -57,12 +57,25 @@ std::string service_site(UserContext& ctx, std::int64_t service_id) {
   return *target;
 }
 
-void require_scan(UserContext& ctx, const std::string& kind, const std::string& target, const char* via) {
-  auto d = scan::decide_and_log(ctx.app.db, ctx.caller, kind, target, via, ctx.app.cfg.scanner.scan_any_target);
-  if (!d.allowed)
-    throw Forbidden(
-        "Active scans reach only the hosts of your own services: add the site as a service, or ask an admin for a"
-        " scan grant");
+std::shared_ptr<scan::Scope> require_scan(UserContext& ctx, const std::string& kind, const std::string& target,
+                                          const char* via) {
+  auto scope = scan::open_scope(ctx.app.db, ctx.caller, kind, target, via, scan::policy_of(ctx.app.cfg.scanner));
+  if (!scope->target_decision().allowed) throw Forbidden(scan::refusal_message(scope->target_decision(), target));
+  return scope;
+}
+
+boost::json::array scope_json(const scan::Scope& scope) {
+  boost::json::array out;
+  for (const auto& e : scope.entries())
+    out.push_back(
+        {{"origin", e.origin}, {"allowed", e.decision.allowed}, {"reason", scan::to_string(e.decision.reason)}});
+  return out;
+}
+
+audit::Probing audit_probing(UserContext& ctx, const std::string& target) {
+  auto scope =
+      scan::open_scope(ctx.app.db, ctx.caller, "audit-probes", target, "inline", scan::policy_of(ctx.app.cfg.scanner));
+  return scan::audit_probing(scope);
 }
 
 }  // namespace dozor::handlers

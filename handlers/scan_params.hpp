@@ -2,13 +2,16 @@
 // What every scanning route (headers, crawl, compliance, audits, reports) reads the same way: the
 // scanner settings of the config, the crawl's query parameters, the report language, the site a
 // service watches (docs/audit.md).
+#include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engines/audit/compose.hpp"
 #include "engines/report/audit_report.hpp"
+#include "engines/scan/access.hpp"
 #include "engines/tasks/kinds.hpp"
 #include "fcgi/http_error.hpp"
 #include "fcgi/request.hpp"
@@ -42,8 +45,17 @@ http::Response docx_response(const boost::json::object& stored, report::Lang lan
 std::string service_site(UserContext& ctx, std::int64_t service_id);
 
 // An active scan (`kind`: owasp, scanner, xxe …) of `target` by the caller, run inline or queued
-// (`via`): logged, and Forbidden unless engines/scan/access allows it.
-void require_scan(UserContext& ctx, const std::string& kind, const std::string& target, const char* via = "inline");
+// (`via`): logged, and Forbidden unless engines/scan/access allows it. The scope decides every
+// other origin the scan would touch: give scope->gate() to the scan's net::ScanOptions::scope.
+std::shared_ptr<scan::Scope> require_scan(UserContext& ctx, const std::string& kind, const std::string& target,
+                                          const char* via = "inline");
+
+// The origins a scan decided on, for its answer: [{origin, allowed, reason}].
+boost::json::array scope_json(const scan::Scope& scope);
+
+// Whether the audit of `target` may probe paths the site did not link (exposures, technology
+// probes): the active-scan decision, logged as kind "audit-probes".
+audit::Probing audit_probing(UserContext& ctx, const std::string& target);
 
 // The optional JSON body of a task kind (POST /api/security/queue/…, the auth scan's route) as
 // its options for `target`: 422 for unknown keys, out-of-bounds values and the kind's own rules

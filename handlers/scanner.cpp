@@ -31,11 +31,14 @@ Response scanner_run(UserContext& ctx) {
   std::vector<http::FieldIssue> issues;
   auto wanted = severities(ctx.request, issues);
   if (!issues.empty()) throw http::ValidationFailed(std::move(issues));
-  require_scan(ctx, "scanner", target);
+  auto scope = require_scan(ctx, "scanner", target);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(ctx.app.cfg.scanner.audit_seconds);
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
-  return Response::json(
-      tpl::scan_site(target, ctx.app.cfg, ctx.app.egress, wanted, scan_options(ctx.app.cfg.scanner), deadline));
+  auto scan = scan_options(ctx.app.cfg.scanner);
+  scan.scope = scope->gate();
+  auto body = tpl::scan_site(target, ctx.app.cfg, ctx.app.egress, wanted, scan, deadline);
+  body["scope"] = scope_json(*scope);
+  return Response::json(std::move(body));
 }
 
 }  // namespace dozor::handlers

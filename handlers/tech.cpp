@@ -9,10 +9,11 @@ namespace dozor::handlers {
 
 Response cms_detect(UserContext& ctx) {
   auto target = path_target_url(ctx.path.at("target_url"));
+  auto probing = audit_probing(ctx, target);  // the fingerprints' probes of unlinked paths
   auto slot = ctx.app.check_slots.acquire(ctx.caller.id);
   const auto& data = *ctx.app.audit_data;
-  auto report =
-      audit::tech::detect_site(target, ctx.app.egress, scan_options(ctx.app.cfg.scanner), data.tech, data.vulnlibs);
+  auto report = audit::tech::detect_site(target, ctx.app.egress, scan_options(ctx.app.cfg.scanner), data.tech,
+                                         data.vulnlibs, probing);
   return Response::json(audit::tech::to_json(report, data.tech));
 }
 

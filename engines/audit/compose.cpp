@@ -37,13 +37,17 @@ AuditOptions audit_options(const config::ScannerConfig& c, const std::string& ki
 }
 
 AuditPlan plan_for(const AuditData& data, const config::ScannerConfig& c, const std::string& kind,
-                   const std::string& target, documents::AnalyzerAccess analyzer) {
+                   const std::string& target, documents::AnalyzerAccess analyzer, const Probing& probing) {
   auto plan = standard_plan(data.passive);
-  tech::add_to_plan(plan, data.tech, data.vulnlibs);
+  tech::add_to_plan(plan, data.tech, data.vulnlibs, probing);
   // Before compliance's evaluation (added next), so that it can run in the time left.
   plan.after_crawl.push_back(documents::step(std::move(analyzer)));
   compliance::add_to_plan(plan, data.compliance, target);
-  plan.after_crawl.push_back(exposures::step(data.exposures));
+  if (probing.allowed)
+    plan.after_crawl.push_back(exposures::step(data.exposures, probing.scope));
+  else
+    plan.skipped.push_back({"exposures", probing.reason,
+                            skipped_detail("The exposure probes (/.git/, /.env, backups, logs …)", probing.reason)});
   plan.after_crawl.push_back(tls::tls_step());
   if (kind == "full") plan.after_crawl.push_back(geo::geo_step(geo_options(c)));
   return plan;

@@ -30,8 +30,9 @@ AuditOptions audit_options(const config::ScannerConfig& c, const std::string& ki
 // passive rules, the technology detector and the compliance engine, then the site's documents
 // read by the analyzer (issue 11 §2), exposures, TLS, compliance's evaluation and, for "full",
 // geolocation.
+// Exposures and the probes of unlinked paths only with `probing` allowed (else in plan.skipped).
 AuditPlan plan_for(const AuditData& data, const config::ScannerConfig& c, const std::string& kind,
-                   const std::string& target, documents::AnalyzerAccess analyzer = {});
+                   const std::string& target, documents::AnalyzerAccess analyzer = {}, const Probing& probing = {});
 
 // The analyzer as an audit run for `user_id` reaches it: analyzer.listen and a token for that
 // user valid as long as the longest audit may run. Without the signing key (an empty

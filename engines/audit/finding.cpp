@@ -4,6 +4,7 @@
 #include <boost/json/array.hpp>
 
 #include "engines/net/exchange_json.hpp"
+#include "engines/secrets.hpp"
 
 namespace dozor::audit {
 namespace {
@@ -35,9 +36,15 @@ SeverityList severities_from(std::string_view list) {
   return out;
 }
 
+net::Exchange redacted(net::Exchange x) {
+  x.body_excerpt = secrets::redact_text(x.body_excerpt);
+  return x;
+}
+
 boost::json::object to_json(const Evidence& e) {
-  boost::json::object o{{"url", e.url}, {"excerpt", e.excerpt}, {"note", e.note}};
-  o["exchange"] = e.exchange ? boost::json::value(net::to_json(*e.exchange)) : boost::json::value(nullptr);
+  // Every excerpt a finding shows or the store keeps goes through the one redaction (issue 26 §2).
+  boost::json::object o{{"url", e.url}, {"excerpt", secrets::redact_text(e.excerpt)}, {"note", e.note}};
+  o["exchange"] = e.exchange ? boost::json::value(net::to_json(redacted(*e.exchange))) : boost::json::value(nullptr);
   if (!e.replay.empty()) o["replay"] = e.replay;
   return o;
 }

@@ -50,7 +50,9 @@ struct Finding {
   std::vector<Evidence> evidence;
 };
 
+// Excerpts (the evidence's and its exchange's body) pass secrets::redact_text.
 boost::json::object to_json(const Evidence& e);
+net::Exchange redacted(net::Exchange x);  // the body excerpt through secrets::redact_text
 boost::json::object to_json(const Finding& f);
 
 }  // namespace dozor::audit

@@ -83,6 +83,21 @@ AuditPlan standard_plan(const passive::Data& data) {
   return plan;
 }
 
+std::string skipped_detail(const std::string& what, const std::string& reason) {
+  return what +
+         " not asked: probing paths the site does not link is active work and needs the scan permission for this"
+         " target (" +
+         reason +
+         "). Prove control of the site (POST /api/v1/scan-verifications) or ask an admin for a scan grant, then"
+         " audit again";
+}
+
+boost::json::array skipped_json(const std::vector<AuditSkip>& skipped) {
+  boost::json::array out;
+  for (const auto& s : skipped) out.push_back({{"check", s.check}, {"reason", s.reason}, {"detail", s.detail}});
+  return out;
+}
+
 AuditReport run_audit(const std::string& target, const net::EgressPolicy& policy, const AuditOptions& options,
                       AuditPlan plan) {
   AuditReport report;
@@ -93,6 +108,7 @@ AuditReport run_audit(const std::string& target, const net::EgressPolicy& policy
   auto deadline = start + options.time_budget;
   report.started_at = iso_utc(wall_start);
   AuditParts& parts = report.parts;
+  parts.skipped = std::move(plan.skipped);
 
   for (const auto& step : plan.before_crawl) run_step(step, target, options, policy, deadline, nullptr, parts);
 
@@ -175,7 +191,8 @@ boost::json::object to_json(const AuditReport& r) {
           {"documents", part("documents", nullptr)},
           {"crawl", {{"pages", r.crawl.pages}, {"stopped", r.crawl.stopped}, {"requests", r.crawl.requests}}},
           {"findings", std::move(findings)},
-          {"errors", std::move(errors)}};
+          {"errors", std::move(errors)},
+          {"skipped", skipped_json(r.parts.skipped)}};
 }
 
 }  // namespace dozor::audit

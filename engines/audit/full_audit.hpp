@@ -6,6 +6,7 @@
 // it runs out is recorded in "errors" as "time budget". The overall score starts at the header
 // grade's score and loses points per finding by severity.
 #include <array>
+#include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <chrono>
 #include <functional>
@@ -35,7 +36,21 @@ struct AuditPlan {
   std::vector<Step> before_crawl;
   std::vector<std::unique_ptr<PageObserver>> observers;
   std::vector<Step> after_crawl;
+  std::vector<AuditSkip> skipped;  // checks left out of the plan, and why (the audit's "skipped")
 };
+
+// Whether an audit may ask paths the site does not link (exposures, the fingerprints' probes):
+// that is active work, so it needs what an active scan of the target needs (engines/scan/access
+// decides; docs/audit.md "What a passive audit asks"). Not allowed by default.
+struct Probing {
+  bool allowed = false;
+  std::string reason = "not_owned";  // the decision's reason
+  net::OriginScope scope = {};       // the origins those probes may reach (a redirect elsewhere is decided too)
+};
+
+// The text of a skipped check for people, and the "skipped" member of an answer.
+std::string skipped_detail(const std::string& what, const std::string& reason);
+boost::json::array skipped_json(const std::vector<AuditSkip>& skipped);
 
 struct CrawlSummary {
   std::size_t pages = 0;

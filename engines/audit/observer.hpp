@@ -25,12 +25,21 @@ struct AuditError {
   std::string error;
 };
 
+// A check the audit did not run on purpose (issue 26 §2): the exposures and the probes of paths
+// the site does not link are active work, run only with the scan permission for the target.
+struct AuditSkip {
+  std::string check;   // "exposures", "technology-probes"
+  std::string reason;  // the permission's reason ("not_owned", "not_verified" …)
+  std::string detail;  // for people: what was not asked, and how to get it asked
+};
+
 // What the checks of one audit add up to.
 struct AuditParts {
   std::vector<Finding> findings;
   // Members of the audit JSON a check owns: "headers", "technologies", "tls", "compliance", "geo".
   boost::json::object parts;
   std::vector<AuditError> errors;
+  std::vector<AuditSkip> skipped;
   std::optional<int> header_score;  // the header grade's score: where the overall score starts
 };
 

@@ -8,6 +8,7 @@
 #include "db/services_repo.hpp"
 #include "engines/net/exchange_json.hpp"
 #include "engines/net/url_check.hpp"
+#include "engines/secrets.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::audit::store {
@@ -51,9 +52,9 @@ boost::json::object save(db::Database& db, std::int64_t user_id, const AuditRepo
     for (const auto& e : f.evidence) {
       db::audits::NewEvidence ne;
       ne.url = bounded(e.url, limits::kUrlLength);
-      ne.excerpt = bounded(e.excerpt, limits::kEvidenceExcerptChars);
+      ne.excerpt = bounded(secrets::redact_text(e.excerpt), limits::kEvidenceExcerptChars);
       ne.note = bounded(e.note, 255);
-      if (e.exchange) ne.exchange_json = boost::json::serialize(net::to_json(*e.exchange));
+      if (e.exchange) ne.exchange_json = boost::json::serialize(net::to_json(redacted(*e.exchange)));
       nf.evidence.push_back(std::move(ne));
     }
     a.findings.push_back(std::move(nf));
@@ -147,7 +148,13 @@ boost::json::array evidence(db::Database& db, std::int64_t user_id, const std::s
   boost::json::array out;
   for (const auto& r : rows) {
     boost::json::value exchange = nullptr;
-    if (r.exchange_json) exchange = boost::json::parse(*r.exchange_json);
+    if (r.exchange_json) {
+      exchange = boost::json::parse(*r.exchange_json);
+      // Rows stored before every excerpt was redacted are redacted on the way out.
+      if (auto* body = exchange.is_object() ? exchange.as_object().if_contains("body_excerpt") : nullptr;
+          body && body->is_string())
+        *body = secrets::redact_text(body->as_string());
+    }
     out.push_back({{"id", r.id},
                    {"audit_id", r.audit_id},
                    {"finding_id", r.finding_id},
@@ -158,7 +165,7 @@ boost::json::array evidence(db::Database& db, std::int64_t user_id, const std::s
                    {"owasp", r.owasp ? boost::json::value(*r.owasp) : boost::json::value(nullptr)},
                    {"cwe", r.cwe ? boost::json::value(*r.cwe) : boost::json::value(nullptr)},
                    {"url", r.url},
-                   {"excerpt", r.excerpt},
+                   {"excerpt", secrets::redact_text(r.excerpt)},
                    {"note", r.note},
                    {"exchange", std::move(exchange)},
                    {"created_at", r.created_at}});

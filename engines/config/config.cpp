@@ -190,6 +190,8 @@ std::map<std::string, Setter> setters(Config& c) {
       {"scanner.geoip_db", string_setter(c.scanner.geoip_db)},
       {"scanner.templates_dirs", string_setter(c.scanner.templates_dirs)},
       {"scanner.scan_any_target", bool_setter(c.scanner.scan_any_target)},
+      {"scanner.ownership_grace", bool_setter(c.scanner.ownership_grace)},
+      {"scanner.dns_resolver", string_setter(c.scanner.dns_resolver)},
       {"scanner.oast_base_url", string_setter(c.scanner.oast_base_url)},
       {"scanner.oast_listen", string_setter(c.scanner.oast_listen)},
       {"tasks.runners", int_setter(c.tasks.runners, 1, 64)},

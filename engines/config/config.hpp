@@ -108,6 +108,13 @@ struct ScannerConfig {
   // Active scans of any target for every user (a single-user install); otherwise only admins and
   // users an admin granted it scan beyond their own services' hosts (docs/scan.md).
   bool scan_any_target = false;
+  // The transition to proof of control (docs/scan.md "Who may scan what"): services that existed
+  // before the upgrade (migration 0028) stay actively scannable without proof for 30 days; false
+  // ends that at once.
+  bool ownership_grace = true;
+  // The DNS server ("address" or "address:port", IPv4 or [IPv6]) asked for the TXT record of a
+  // proof of control; empty = the first nameserver of /etc/resolv.conf. Tests point it at a local one.
+  std::string dns_resolver;
 };
 
 // Background tasks (docs/tasks.md): dozord's runners and the queue's limits.

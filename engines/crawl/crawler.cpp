@@ -9,6 +9,7 @@
 
 #include "engines/crawl/charset.hpp"
 #include "engines/crawl/site_maps.hpp"
+#include "engines/secrets.hpp"
 #include "engines/text/utf8.hpp"
 
 namespace dozor::crawl {
@@ -250,9 +251,12 @@ class Crawler {
     if (o.kind != net::CheckError::None) {
       rec.error = o.error;
       rec.error_kind = net::to_string(o.kind);
+      if (o.kind == net::CheckError::OutOfScope && result_.out_of_scope.size() < options_.max_items)
+        result_.out_of_scope.insert(net::origin_of(o.out_of_scope_url));
       return;
     }
-    // The target's own redirect (http → https, a trailing slash, www.) says where the site lives.
+    // The target's own redirect (http → https, a trailing slash, www.) says where the site lives;
+    // in an active scan only when its scope admitted the new origin (the hop is not followed otherwise).
     if (depth == 0 && !in_scope(o.final_url)) origins_.insert(net::origin_of(o.final_url));
     if (!in_scope(o.final_url)) {
       if (result_.external_links.size() < options_.max_items) result_.external_links.push_back(o.final_url);
@@ -358,6 +362,13 @@ boost::json::array strings(const std::vector<std::string>& v) {
   return a;
 }
 
+// Excerpts of the site's text (comments) as shown: secrets masked (engines/secrets.hpp).
+boost::json::array redacted_strings(const std::vector<std::string>& v) {
+  boost::json::array a;
+  for (const auto& s : v) a.push_back(boost::json::string(secrets::redact_text(s)));
+  return a;
+}
+
 }  // namespace
 
 bool is_html_type(const std::string& content_type, const std::string& body) {
@@ -443,7 +454,10 @@ boost::json::object to_json(const CrawlResult& r) {
   array scripts;
   for (const auto& s : r.scripts) {
     if (s.src.empty())
-      scripts.push_back({{"page", s.page}, {"inline", true}, {"excerpt", s.inline_excerpt}, {"bytes", s.inline_bytes}});
+      scripts.push_back({{"page", s.page},
+                         {"inline", true},
+                         {"excerpt", secrets::redact_text(s.inline_excerpt)},
+                         {"bytes", s.inline_bytes}});
     else
       scripts.push_back({{"page", s.page}, {"inline", false}, {"src", s.src}, {"integrity", s.integrity}});
   }
@@ -486,9 +500,10 @@ boost::json::object to_json(const CrawlResult& r) {
           {"endpoints", std::move(endpoints)},
           {"js_paths", std::move(js)},
           {"external_links", strings(r.external_links)},
-          {"comments", strings(r.comments)},
+          {"comments", redacted_strings(r.comments)},
           {"robots", {{"found", r.robots_found}, {"disallow", strings(r.robots_disallow)}}},
           {"sitemaps", strings(r.sitemaps)},
+          {"out_of_scope", strings({r.out_of_scope.begin(), r.out_of_scope.end()})},
           {"structure", structure_tree(r.structure)}};
 }
 

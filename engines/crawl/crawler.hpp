@@ -118,7 +118,10 @@ struct CrawlResult {
   bool robots_found = false;
   std::vector<std::string> robots_disallow;
   std::vector<std::string> sitemaps;  // read
-  std::string stopped;                // complete | max_pages | time_budget | url_limit | cancelled
+  // Origins the crawl was sent towards (the target's redirect, a same-page hop) but that the
+  // scan's scope refused (net::ScanOptions::scope): never asked, the crawl stayed where it was.
+  std::set<std::string> out_of_scope;
+  std::string stopped;  // complete | max_pages | time_budget | url_limit | cancelled
   std::size_t requests = 0;
   std::int64_t duration_ms = 0;
 };

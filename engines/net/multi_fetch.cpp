@@ -32,6 +32,7 @@ const char* to_string(CheckError e) {
     case CheckError::BadRedirect: return "bad_redirect";
     case CheckError::BadProxy: return "bad_proxy";
     case CheckError::TooLarge: return "too_large";
+    case CheckError::OutOfScope: return "out_of_scope";
     case CheckError::Transport: return "transport";
     case CheckError::Internal: return "internal";
   }
@@ -477,6 +478,14 @@ void MultiFetcher::finished(void* easy, int curl_code) {
   }
   next.remove_fragment();
   next.remove_userinfo();  // a Location's credentials are never sent on
+  if (t->request.follow_allowed && !t->request.follow_allowed(std::string(next.buffer()))) {
+    out.kind = CheckError::OutOfScope;
+    out.out_of_scope_url = std::string(next.buffer());
+    out.error = "not followed: the redirect to " + text::utf8_prefix(std::string(next.buffer()), 200) +
+                " leaves the scan's scope";
+    complete(*t);
+    return;
+  }
   // Nor are the caller's: Cookie and Authorization lines (the auth scan's session) stay on
   // their origin, as browsers and curl keep them.
   if (!same_origin(*base, next)) std::erase_if(t->request.headers, is_credential_header);

@@ -46,6 +46,9 @@ struct CheckRequest {
   // A followed redirect's next hop starts at least this long after the hop before it (a scan's
   // per-origin pacing holds for hops too); 0 = at once.
   std::chrono::milliseconds hop_interval{0};
+  // When set, a redirect is followed only to a URL it accepts; otherwise the check ends with
+  // CheckError::OutOfScope at that redirect (an active scan's scope, engines/scan/access).
+  std::function<bool(const std::string& url)> follow_allowed = {};
 };
 
 struct HeaderField {
@@ -76,6 +79,7 @@ enum class CheckError {
   BadRedirect,       // a Location that is not an http(s) URL
   BadProxy,          // the explicit proxy is not a URL of a supported scheme
   TooLarge,          // the body exceeded max_body (decoded bytes) with oversize_is_error
+  OutOfScope,        // not sent: the URL (or a redirect's next hop) is outside the scan's scope
   Transport,         // any other transfer failure (protocol error, reset …)
   Internal,          // libcurl could not be set up
 };
@@ -95,6 +99,7 @@ struct CheckOutcome {
   bool truncated = false;           // the last answer's body was longer than max_body
   bool tls_verified = false;        // the last hop was https with its certificate verified
   std::vector<Exchange> exchanges;  // with record: every hop, in order
+  std::string out_of_scope_url;     // with OutOfScope: the URL that was not asked
 };
 
 // The one text for "no allowed address": a name that does not resolve and a name that

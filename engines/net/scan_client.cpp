@@ -52,7 +52,24 @@ ScanSession::~ScanSession() {
 
 void ScanSession::submit(FetchRequest request, Done done) {
   auto origin = origin_of(request.url);
+  if (options_.scope && !options_.scope(origin)) {
+    refused_.push_back({std::move(request), std::move(done), std::move(origin)});
+    return;
+  }
   queue_.push_back({std::move(request), std::move(done), std::move(origin)});
+}
+
+void ScanSession::answer_refused() {
+  while (!refused_.empty()) {
+    Pending p = std::move(refused_.front());
+    refused_.pop_front();
+    CheckOutcome o;
+    o.kind = CheckError::OutOfScope;
+    o.error = "not sent: " + p.origin + " is outside the scan's scope";
+    o.final_url = p.request.url;
+    o.out_of_scope_url = p.request.url;
+    p.done(std::move(o));  // may submit more
+  }
 }
 
 void ScanSession::pump(Clock::time_point now) {
@@ -87,6 +104,8 @@ void ScanSession::pump(Clock::time_point now) {
     c.record = true;
     c.cookie_share = share_;
     c.hop_interval = options_.per_host_interval;
+    if (options_.scope)
+      c.follow_allowed = [scope = options_.scope](const std::string& url) { return scope(origin_of(url)); };
     auto generation = generation_;
     fetcher_->start(std::move(c), [this, origin = p.origin, done = std::move(p.done), generation](CheckOutcome o) {
       if (generation != generation_) return;  // abandoned at a deadline
@@ -114,16 +133,20 @@ ScanSession::Clock::time_point ScanSession::next_start() const {
 }
 
 bool ScanSession::run(Clock::time_point deadline) {
-  while (!queue_.empty() || running_ > 0) {
+  answer_refused();
+  while (!queue_.empty() || running_ > 0 || !refused_.empty()) {
     auto now = Clock::now();
     if (now >= deadline || options_.cancel.cancelled()) {
       queue_.clear();
+      refused_.clear();
       ++generation_;  // in-flight transfers finish into nothing
       running_ = 0;
       in_flight_.clear();
       return false;
     }
+    answer_refused();
     pump(now);
+    if (queue_.empty() && running_ == 0) continue;
     auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
     if (!queue_.empty()) {
       auto next = next_start();

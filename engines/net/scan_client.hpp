@@ -21,6 +21,9 @@
 
 namespace dozor::net {
 
+// Whether a scan may send requests to an origin ("scheme://host:port", origin_of()).
+using OriginScope = std::function<bool(const std::string& origin)>;
+
 struct ScanOptions {
   std::size_t per_host_concurrency = limits::kScanPerHostConcurrency;
   std::chrono::milliseconds per_host_interval{limits::kScanPerHostIntervalMs};
@@ -34,6 +37,11 @@ struct ScanOptions {
   // Sent with every request of the session before the request's own (the auth scan's session
   // cookie or bearer header, docs/scan.md "Auth scan"); empty for every other scan.
   std::vector<std::string> headers = {};
+  // An active scan's scope (engines/scan/access, docs/scan.md "Who may scan what"): asked with
+  // the origin ("https://host:443") of every request before it is queued and of every redirect
+  // before it is followed; a refused one is never sent and ends with CheckError::OutOfScope.
+  // Empty (passive work): every origin the egress policy allows.
+  OriginScope scope = {};
 };
 
 struct FetchRequest {
@@ -86,12 +94,14 @@ class ScanSession {
     std::string origin;
   };
   void pump(Clock::time_point now);
+  void answer_refused();
   Clock::time_point next_start() const;
 
   ScanOptions options_;
   std::unique_ptr<MultiFetcher> fetcher_;  // released before the share its handles use
   void* share_;                            // CURLSH*: the cookie jar
   std::deque<Pending> queue_;
+  std::deque<Pending> refused_;                   // outside the scope: answered from run() without a request
   std::map<std::string, std::size_t> in_flight_;  // by origin
   std::map<std::string, Clock::time_point> next_allowed_;
   std::size_t running_ = 0;

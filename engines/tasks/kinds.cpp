@@ -1,14 +1,17 @@
 #include "engines/tasks/kinds.hpp"
 
 #include <algorithm>
+#include <boost/json/array.hpp>
 #include <set>
 #include <stdexcept>
 
+#include "db/users_repo.hpp"
 #include "engines/audit/compose.hpp"
 #include "engines/audit/finding.hpp"
 #include "engines/audit/store.hpp"
 #include "engines/crawl/crawler.hpp"
 #include "engines/limits.hpp"
+#include "engines/scan/access.hpp"
 #include "engines/scan/api/api_check.hpp"
 #include "engines/scan/auth/auth_scan.hpp"
 #include "engines/scan/endpoints/discover.hpp"
@@ -77,11 +80,31 @@ int int_option(const boost::json::object& options, const char* name) {
 }
 
 // What every kind starts from: the configured scan client, stopped by the task's token, and the
-// task's time budget.
-net::ScanOptions task_scan(const TaskEnv& env, const CancelToken& cancel) {
+// task's time budget; an active kind's requests within its scope (decided when the task runs).
+net::ScanOptions task_scan(const TaskEnv& env, const CancelToken& cancel, const net::OriginScope& scope = {}) {
   auto scan = audit::scan_options(env.cfg.scanner);
   scan.cancel = cancel;
+  scan.scope = scope;
   return scan;
+}
+
+db::users::User task_owner(const TaskEnv& env, const TaskSpec& task) {
+  std::optional<db::users::User> user;
+  env.db.run([&](db::Connection& c) { user = db::users::find_by_id(c, task.user_id); }, db::Retry::OnLostConnection);
+  if (!user) throw std::runtime_error("the task's owner no longer exists");
+  return *user;
+}
+
+// A task runs with the permission its owner has when it starts, not when it was queued (a grant
+// revoked, a proof expired meanwhile): the same decision as the inline routes, logged. A
+// schedule's run is logged as "schedule".
+std::shared_ptr<scan::Scope> task_scope(const TaskEnv& env, const TaskSpec& task, const std::string& kind) {
+  auto user = task_owner(env, task);
+  const char* via = task.service_id ? "schedule" : "task";
+  auto scope = scan::open_scope(env.db, user, kind, task.target, via, scan::policy_of(env.cfg.scanner));
+  if (!scope->target_decision().allowed)
+    throw std::runtime_error(scan::refusal_message(scope->target_decision(), task.target));
+  return scope;
 }
 
 std::chrono::seconds task_budget(const TaskEnv& env) { return std::chrono::seconds(env.cfg.tasks.task_seconds); }
@@ -89,8 +112,8 @@ std::chrono::seconds task_budget(const TaskEnv& env) { return std::chrono::secon
 // The active scans' options (OWASP, API check, auth scan) share these three: the task's client,
 // budget and cancellation.
 template <class Options>
-void bound_by_task(Options& o, const TaskEnv& env, const CancelToken& cancel) {
-  o.scan = task_scan(env, cancel);
+void bound_by_task(Options& o, const TaskEnv& env, const CancelToken& cancel, const net::OriginScope& scope) {
+  o.scan = task_scan(env, cancel, scope);
   o.budget = task_budget(env);
   o.cancelled = [cancel] { return cancel.cancelled(); };
 }
@@ -120,8 +143,12 @@ TaskOutcome run_audit(const TaskEnv& env, const TaskSpec& task, const CancelToke
   o.scan.cancel = cancel;  // the audit's own client settings (audit_options), stopped by the token
   o.time_budget = task_budget(env);
   o.crawl_budget = o.time_budget;
+  // Exposures and unlinked probes only with the owner's scan permission, decided now and logged.
+  auto probing =
+      scan::audit_probing(scan::open_scope(env.db, task_owner(env, task), "audit-probes", task.target,
+                                           task.service_id ? "schedule" : "task", scan::policy_of(env.cfg.scanner)));
   auto plan = audit::plan_for(*env.audit_data, env.cfg.scanner, kind, task.target,
-                              audit::analyzer_access(env.cfg, env.jwt_key, task.user_id));
+                              audit::analyzer_access(env.cfg, env.jwt_key, task.user_id), probing);
   // Progress counts the audit's parts as they start: the steps before the crawl, the crawl, the steps after.
   const std::size_t parts = plan.before_crawl.size() + 1 + plan.after_crawl.size();
   std::size_t started = 0;
@@ -137,11 +164,12 @@ TaskOutcome run_audit(const TaskEnv& env, const TaskSpec& task, const CancelToke
   return {std::move(stored), id};
 }
 
-TaskOutcome run_owasp(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress) {
+TaskOutcome run_owasp(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress,
+                      const net::OriginScope& scope) {
   owasp::OwaspOptions o;
   o.depth = int_option(task.options, "depth");
   o.max_pages = int_option(task.options, "max_pages");
-  bound_by_task(o, env, cancel);
+  bound_by_task(o, env, cancel, scope);
   oast::DbStore store(env.db);  // out-of-band proofs of XXE and SSRF (docs/scan.md)
   o.oast_base_url = env.cfg.scanner.oast_base_url;
   o.oast_store = &store;
@@ -154,32 +182,32 @@ TaskOutcome run_owasp(const TaskEnv& env, const TaskSpec& task, const CancelToke
   return {owasp::scan_answer(result, stored), stored.at("id").to_number<std::int64_t>()};
 }
 
-TaskOutcome run_scanner(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
-                        const ProgressFn& progress) {
+TaskOutcome run_scanner(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress,
+                        const net::OriginScope& scope) {
   progress(0, "templates");
   auto deadline = std::chrono::steady_clock::now() + task_budget(env);
   std::set<audit::Severity> wanted;  // absent or empty: critical,high,medium,low (scan_site)
   if (const auto* text = task.options.if_contains("severity"))
     wanted = audit::severities_from(text->as_string()).wanted;
-  return {scan::templates::scan_site(task.target, env.cfg, env.egress, wanted, task_scan(env, cancel), deadline),
+  return {scan::templates::scan_site(task.target, env.cfg, env.egress, wanted, task_scan(env, cancel, scope), deadline),
           std::nullopt};
 }
 
 TaskOutcome run_endpoints(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
-                          const ProgressFn& progress) {
+                          const ProgressFn& progress, const net::OriginScope& scope) {
   endpoints::Options o;
   o.timeout = std::chrono::seconds(int_option(task.options, "timeout"));
-  o.scan = task_scan(env, cancel);
+  o.scan = task_scan(env, cancel, scope);
   progress(0, "endpoints");
   auto r = endpoints::discover(task.target, env.egress, env.audit_data->endpoint_paths, std::move(o));
   return {endpoints::to_json(r), std::nullopt};
 }
 
 TaskOutcome run_api_check(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
-                          const ProgressFn& progress) {
+                          const ProgressFn& progress, const net::OriginScope& scope) {
   api::Options o;
   o.max_operations = static_cast<std::size_t>(int_option(task.options, "max_operations"));
-  bound_by_task(o, env, cancel);
+  bound_by_task(o, env, cancel, scope);
   progress(0, "api-check");
   auto r =
       api::check(task.target, env.egress, env.audit_data->endpoint_paths, env.audit_data->jwt_secrets, std::move(o));
@@ -188,15 +216,40 @@ TaskOutcome run_api_check(const TaskEnv& env, const TaskSpec& task, const Cancel
 
 // The credentials are in the task's options (docs/scan.md "Auth scan": stored, never shown).
 TaskOutcome run_auth_scan(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
-                          const ProgressFn& progress) {
+                          const ProgressFn& progress, const net::OriginScope& scope) {
   authscan::AuthOptions o;
   o.credentials = authscan::credentials_from(task.options);
-  bound_by_task(o, env, cancel);
+  bound_by_task(o, env, cancel, scope);
   o.page_observers = audit::page_observers_for(*env.audit_data, env.cfg.scanner, task.target);
   progress(0, "auth-scan");
   auto r =
       authscan::scan(task.target, env.egress, env.audit_data->default_credentials, env.audit_data->tech, std::move(o));
   return {authscan::to_json(r), std::nullopt};
+}
+
+TaskOutcome run_active(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel,
+                       const ProgressFn& progress) {
+  auto scope = task_scope(env, task, task.kind);
+  auto gate = scope->gate();
+  TaskOutcome out;
+  if (task.kind == "scanner")
+    out = run_scanner(env, task, cancel, progress, gate);
+  else if (!env.audit_data)
+    throw std::runtime_error("audit data not loaded");
+  else if (task.kind == "owasp")
+    out = run_owasp(env, task, cancel, progress, gate);
+  else if (task.kind == "endpoints")
+    out = run_endpoints(env, task, cancel, progress, gate);
+  else if (task.kind == "api-check")
+    out = run_api_check(env, task, cancel, progress, gate);
+  else
+    out = run_auth_scan(env, task, cancel, progress, gate);
+  boost::json::array origins;
+  for (const auto& e : scope->entries())
+    origins.push_back(
+        {{"origin", e.origin}, {"allowed", e.decision.allowed}, {"reason", scan::to_string(e.decision.reason)}});
+  out.result["scope"] = std::move(origins);
+  return out;
 }
 
 }  // namespace
@@ -218,14 +271,11 @@ std::string kind_list() {
 }
 
 TaskOutcome run_kind(const TaskEnv& env, const TaskSpec& task, const CancelToken& cancel, const ProgressFn& progress) {
-  if (!find_kind(task.kind)) throw std::runtime_error("unknown task kind '" + task.kind + "'");
+  const auto* kind = find_kind(task.kind);
+  if (!kind) throw std::runtime_error("unknown task kind '" + task.kind + "'");
+  if (kind->active) return run_active(env, task, cancel, progress);
   if (task.kind == "crawl") return run_crawl(env, task, cancel, progress);
-  if (task.kind == "scanner") return run_scanner(env, task, cancel, progress);
   if (!env.audit_data) throw std::runtime_error("audit data not loaded");
-  if (task.kind == "owasp") return run_owasp(env, task, cancel, progress);
-  if (task.kind == "endpoints") return run_endpoints(env, task, cancel, progress);
-  if (task.kind == "api-check") return run_api_check(env, task, cancel, progress);
-  if (task.kind == "auth-scan") return run_auth_scan(env, task, cancel, progress);
   return run_audit(env, task, cancel, progress);
 }
 

@@ -2,7 +2,6 @@
 
 #include <boost/json/serialize.hpp>
 
-#include "db/scan_access_repo.hpp"
 #include "db/schedules_repo.hpp"
 #include "db/services_repo.hpp"
 #include "db/tasks_repo.hpp"
@@ -93,8 +92,8 @@ int fire_due_schedules(db::Database& db) {
             t.service_id = due.schedule.service_id;
             t.options_json = boost::json::serialize(default_options(due.schedule.kind));
             db::tasks::insert(c, t);
-            // The scan log's "who, what, when": a schedule scans its owner's own service.
-            db::scan_access::log(c, {0, t.user_id, t.kind, t.target, "schedule", true, "own_service", {}});
+            // The scan log's entry is written when the run starts (engines/tasks/kinds.cpp): the
+            // owner's permission is decided then, as for every active scan.
             db::schedules::advance(c, due.schedule.id, t.id);
             ++queued;
           }

@@ -25,10 +25,18 @@ const OPENAPI = JSON.stringify({
   paths: { '/api/orders': { get: { summary: 'Orders', responses: { 200: { description: 'orders' } } } } },
 });
 
+// Each site can also serve proof-of-control files (docs/scan.md "Proof of control"): path → body.
 async function serve(handler) {
-  const server = createServer(handler);
+  const proofs = new Map();
+  const server = createServer((req, res) => {
+    const proof = proofs.get((req.url || '/').split('?')[0]);
+    if (proof === undefined) { handler(req, res); return; }
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end(proof);
+  });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
+    proofs,
     url: `http://127.0.0.1:${server.address().port}/`,
     close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
   };
@@ -71,9 +79,15 @@ before(async () => {
   admin = await Api.create();
   admin.token = await admin.login(ADMIN_USER, ADMIN_PASSWORD);
   user = await admin.createUser();
-  // Active scans reach only the hosts of the user's own services (127.0.0.1 here).
+  // Active scans reach only the sites of the user's own services that they proved to control.
   const own = await admin.as(user.username, user.password);
   await own.mustOk('POST', '/api/v1/services', { name: uniqueName('api'), url: apiSite.url });
+  for (const site of [apiSite, slowSite]) {
+    const v = await own.mustOk('POST', '/api/v1/scan-verifications', { url: site.url });
+    site.proofs.set(new URL(v.http.url).pathname, v.http.body);
+    const done = await own.mustOk('POST', `/api/v1/scan-verifications/${v.id}/verify`, { method: 'http' });
+    if (!done.verified) throw new Error(`verifying ${site.url}: ${done.last_error}`);
+  }
 });
 
 after(async () => {

@@ -58,6 +58,8 @@ before(async () => {
   api = await Api.create();
   api.token = await api.login(ADMIN_USER, ADMIN_PASSWORD);
   user = await api.createUser();
+  // The exposure probes are active work (docs/audit.md): this user may scan any target.
+  await api.mustOk('PUT', `/api/admin/users/${user.id}/scan-grant`);
 });
 
 after(async () => {

@@ -401,6 +401,17 @@ def create_user(tag: str = "u", *, is_admin: bool = False, password: str | None 
     return User(r.json["id"], username, email, password, is_admin)
 
 
+def mark_verified(user_id: int, url: str) -> None:
+    """Records, straight in the database, that the user proved control of the host of ``url`` (docs/scan.md
+    "Proof of control"): for tests whose subject is not the proof itself (test_scan_scope proves it over HTTP)."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname
+    origin = "%s://%s:%d" % (parts.scheme, host, parts.port or (443 if parts.scheme == "https" else 80))
+    db_query("INSERT INTO scan_verifications (user_id, host, origin, token, method, scope, created_at, checked_at,"
+             " verified_at, expires_at) VALUES (%d, '%s', '%s', 'seeded-by-test', 'http', 'host', NOW(3), NOW(3),"
+             " NOW(3), NOW(3) + INTERVAL 1 DAY)" % (user_id, host, origin))
+
+
 def delete_user(user_id: int) -> None:
     r = delete("/api/admin/users/%d" % user_id, token=admin_token())
     if r.status not in (200, 404):

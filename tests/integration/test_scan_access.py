@@ -47,12 +47,16 @@ class ScanAccess(dc.DozorTestCase):
         self.assertEqual(entry["user_id"], self.user.id)
         self.assertRegex(entry["created_at"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
-    def test_a_service_on_the_same_host_makes_the_site_the_callers_own(self):
+    def test_a_service_on_the_same_host_is_no_proof_a_verified_host_is(self):
         r = dc.post("/api/v1/services", {"name": "mine", "url": "http://127.0.0.1:9/"}, token=self.user.token)
         self.assertEqual(r.status, 200, r.text)
         r = owasp(self.user, self.site.url("/"))  # another port of the same host
+        self.assertEqual(r.status, 403, r.text)
+        self.assertEqual(self.log()[0]["reason"], "not_verified")
+        dc.mark_verified(self.user.id, "http://127.0.0.1:80/")  # the whole host (tests/integration/test_scan_scope.py)
+        r = owasp(self.user, self.site.url("/"))
         self.assertEqual(r.status, 200, r.text)
-        self.assertEqual(self.log()[0]["reason"], "own_service")
+        self.assertEqual(self.log()[0]["reason"], "verified")
 
     def test_an_admin_grant_allows_any_target_until_revoked(self):
         path = "/api/admin/users/%d/scan-grant" % self.user.id

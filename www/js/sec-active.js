@@ -224,6 +224,55 @@ function severityField() {
     el('p', { class: 'hint' }, t('sec.active.severityHint')));
 }
 
+/**
+ * Proof of control (docs/scan.md "Proof of control"): active scans need it for a site that is not
+ * granted by an admin. POST /api/v1/scan-verifications gives the value to publish as a file or a
+ * DNS TXT record; POST …/{id}/verify checks it now.
+ */
+function verifyBlock(target) {
+  const out = el('div', { id: 'active-verify-out', 'aria-live': 'polite' });
+  const getButton = el('button', { type: 'button', class: 'btn btn-sm', id: 'active-verify-get' }, t('sec.verify.get'));
+  const show = (v) => {
+    const status = v.verified
+      ? el('p', { class: 'notice', id: 'active-verify-status', dataset: { verified: 'true' } }, t('sec.verify.ok', { until: formatDateTime(v.expires_at) }))
+      : el('p', { class: 'muted small', id: 'active-verify-status', dataset: { verified: 'false' } }, v.last_error ? t('sec.verify.failed', { error: v.last_error }) : t('sec.verify.pending'));
+    const check = (method) => {
+      const b = el('button', { type: 'button', class: 'btn btn-sm', dataset: { method } }, t(`sec.verify.check.${method}`));
+      b.addEventListener('click', async () => {
+        if (isBusy(b)) return;
+        const done = busy(b, null, { keepFocus: true });
+        try {
+          show(await api(`/api/v1/scan-verifications/${v.id}/verify`, { method: 'POST', body: { method } }));
+        } catch (err) {
+          out.append(notice(err.message));
+        } finally {
+          done();
+        }
+      });
+      return b;
+    };
+    out.replaceChildren(
+      el('p', {}, t('sec.verify.file')), el('p', {}, el('code', { class: 'break', id: 'active-verify-url' }, v.http.url)),
+      el('p', {}, t('sec.verify.body')), el('p', {}, el('code', { class: 'break', id: 'active-verify-body' }, v.http.body)),
+      el('p', {}, t('sec.verify.dns', { name: v.dns.name })), el('p', {}, el('code', { class: 'break' }, v.dns.value)),
+      el('div', { class: 'btn-row' }, check('http'), check('dns')), status);
+  };
+  getButton.addEventListener('click', async () => {
+    if (isBusy(getButton)) return;
+    const done = busy(getButton, null, { keepFocus: true });
+    try {
+      show(await api('/api/v1/scan-verifications', { method: 'POST', body: { url: target } }));
+    } catch (err) {
+      out.replaceChildren(notice(err.message));
+    } finally {
+      done();
+    }
+  });
+  return el('details', { class: 'active-verify', id: 'active-verify' },
+    el('summary', {}, t('sec.verify.title')),
+    el('p', { class: 'hint' }, t('sec.verify.hint')), getButton, out);
+}
+
 export const activePanel = {
   id: 'active',
   render(target) {
@@ -245,6 +294,7 @@ export const activePanel = {
     const root = el('section', { class: 'audit-section', 'aria-labelledby': headingId, dataset: { section: 'active' } },
       el('div', { class: 'audit-section-head' }, el('h3', { id: headingId }, t('sec.active.title'))),
       el('p', { class: 'hint' }, t('sec.active.hint')),
+      verifyBlock(target),
       form, current,
       el('div', { class: 'audit-section-head active-recent-head' }, el('h4', {}, t('sec.active.recent')), refresh),
       recentBody);

@@ -73,6 +73,7 @@ export function renderAudit(report, { prefix = 'audit' } = {}) {
   const findings = Array.isArray(report.findings) ? report.findings : [];
   const counts = report.counts || {};
   const errors = Array.isArray(report.errors) ? report.errors : [];
+  const skipped = Array.isArray(report.skipped) ? report.skipped : [];
   return el('div', { class: 'result', dataset: { result: 'audit' } },
     el('div', { class: 'result-head' },
       gradeBlock(report.grade, report.score),
@@ -86,6 +87,10 @@ export function renderAudit(report, { prefix = 'audit' } = {}) {
       el('dt', {}, severityTag(s)), el('dd', { dataset: { count: s } }, String(counts[s] ?? 0))])),
     errors.length ? el('details', { class: 'audit-errors' }, el('summary', {}, t('sec.audit.errors', { n: errors.length })),
       el('ul', { class: 'compact-list' }, errors.map((e) => el('li', {}, el('code', {}, e.check), ` — ${e.error}`)))) : null,
+    // Probing unlinked paths needs the scan permission (docs/audit.md): say what was not asked.
+    skipped.length ? el('div', { class: 'notice', dataset: { skipped: skipped.map((s) => s.check).join(' ') } },
+      el('p', {}, t('sec.audit.skipped')),
+      el('ul', { class: 'compact-list' }, skipped.map((s) => el('li', {}, el('code', {}, s.check), ` — ${s.detail}`)))) : null,
     findings.length ? findingsView(findings, { prefix }) : el('p', { class: 'empty' }, t('sec.audit.noFindings')));
 }
 

@@ -162,10 +162,12 @@ Result run(const std::string& target, const Data& data, const net::EgressPolicy&
   return evaluate(data, guard_url, guard, answers);
 }
 
-Step step(const Data& data) {
-  return {"exposures", [&data](const StepInput& in, AuditParts& out) {
+Step step(const Data& data, net::OriginScope scope) {
+  return {"exposures", [&data, scope = std::move(scope)](const StepInput& in, AuditParts& out) {
+            auto scan = in.scan;
+            scan.scope = scope;
             // Half of what is left: TLS, compliance and geolocation follow.
-            auto r = run(in.target, data, in.policy, in.scan, in.share_of_time(0.5));
+            auto r = run(in.target, data, in.policy, std::move(scan), in.share_of_time(0.5));
             for (auto& f : r.findings) out.findings.push_back(std::move(f));
             out.parts["exposures"] = std::move(r.part);
             for (auto& e : r.errors) out.errors.push_back({"exposures", std::move(e)});

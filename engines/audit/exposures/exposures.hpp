@@ -33,7 +33,8 @@ std::string probe_url(const std::string& target, const std::string& path);
 Result run(const std::string& target, const Data& data, const net::EgressPolicy& policy, net::ScanOptions scan,
            std::chrono::steady_clock::time_point deadline);
 
-// The full audit's step (after the crawl): findings and the part "exposures".
-Step step(const Data& data);
+// The full audit's step (after the crawl): findings and the part "exposures". Only with the scan
+// permission (audit::Probing): `scope` decides every origin a probe or its redirect reaches.
+Step step(const Data& data, net::OriginScope scope);
 
 }  // namespace dozor::audit::exposures

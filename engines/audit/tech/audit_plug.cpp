@@ -20,19 +20,28 @@ void TechObserver::finish(const crawl::CrawlResult&, AuditParts& out) {
   for (auto& f : findings_of(shared_->libraries.vulnerable())) out.findings.push_back(std::move(f));
 }
 
-Step probe_step(const std::shared_ptr<Shared>& shared) {
-  return {"technology-probes", [shared](const StepInput& in, AuditParts&) {
-            net::ScanSession session(in.policy, in.scan);
+Step probe_step(const std::shared_ptr<Shared>& shared, const Probing& probing) {
+  return {"technology-probes", [shared, probing](const StepInput& in, AuditParts&) {
+            auto scan = in.scan;
+            if (probing.allowed) scan.scope = probing.scope;
+            net::ScanSession session(in.policy, std::move(scan));
             // The audit's target is where the crawl starts; the probes go to its origin. A
             // certificate problem is the TLS check's finding, not a reason to see nothing here.
-            queue_probes(in.target, shared->fp, session, shared->detector, false);
+            queue_probes(in.target, shared->fp, session, shared->detector, false, probing.allowed);
             session.run(in.share_of_time(0.25));  // the crawl comes next and needs the rest
           }};
 }
 
-void add_to_plan(AuditPlan& plan, const Fingerprints& fp, const VulnLibraries& libs) {
+void add_to_plan(AuditPlan& plan, const Fingerprints& fp, const VulnLibraries& libs, const Probing& probing) {
   auto shared = std::make_shared<Shared>(fp, libs);
-  plan.before_crawl.push_back(probe_step(shared));
+  plan.before_crawl.push_back(probe_step(shared, probing));
+  auto unlinked = unlinked_probe_paths(fp);
+  if (!probing.allowed && !unlinked.empty()) {
+    std::string paths;
+    for (const auto& p : unlinked) paths += (paths.empty() ? "" : ", ") + p;
+    plan.skipped.push_back({"technology-probes", probing.reason,
+                            skipped_detail("The fingerprints' probes (" + paths + ")", probing.reason)});
+  }
   plan.observers.push_back(std::make_unique<TechObserver>(shared));
 }
 

@@ -32,9 +32,10 @@ class TechObserver : public PageObserver {
   std::shared_ptr<Shared> shared_;
 };
 
-Step probe_step(const std::shared_ptr<Shared>& shared);
+Step probe_step(const std::shared_ptr<Shared>& shared, const Probing& probing);
 
-// Adds the probe step and the observer to `plan`.
-void add_to_plan(AuditPlan& plan, const Fingerprints& fp, const VulnLibraries& libs);
+// Adds the probe step and the observer to `plan`; the probes of unlinked paths only when
+// `probing` allows them (otherwise a "technology-probes" entry in plan.skipped).
+void add_to_plan(AuditPlan& plan, const Fingerprints& fp, const VulnLibraries& libs, const Probing& probing);
 
 }  // namespace dozor::audit::tech

@@ -18,10 +18,24 @@ std::string origin_path(const std::string& url, const std::string& path) {
   return std::string(u.buffer());
 }
 
+namespace {
+
+bool asked_anyway(const std::string& path) { return path == "/robots.txt" || path == "/favicon.ico"; }
+
+}  // namespace
+
+std::vector<std::string> unlinked_probe_paths(const Fingerprints& fp) {
+  std::vector<std::string> out;
+  for (const auto& path : fp.probe_paths())
+    if (!asked_anyway(path)) out.push_back(path);
+  return out;
+}
+
 std::size_t queue_probes(const std::string& page_url, const Fingerprints& fp, net::ScanSession& session,
-                         Detector& detector, bool verify_tls) {
+                         Detector& detector, bool verify_tls, bool unlinked) {
   std::size_t queued = 0;
   for (const auto& path : fp.probe_paths()) {
+    if (!unlinked && !asked_anyway(path)) continue;
     auto url = origin_path(page_url, path);
     if (url.empty()) continue;
     net::FetchRequest req;

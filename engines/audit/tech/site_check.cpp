@@ -18,11 +18,12 @@ bool same_origin(const std::string& a, const std::string& b) { return net::origi
 }  // namespace
 
 SiteReport detect_site(const std::string& target, const net::EgressPolicy& policy, net::ScanOptions options,
-                       const Fingerprints& fp, const VulnLibraries& libs) {
+                       const Fingerprints& fp, const VulnLibraries& libs, const Probing& probing) {
   SiteReport report;
   report.target = target;
   auto start = Clock::now();
   auto timeout = options.request_timeout;
+  if (probing.allowed) options.scope = probing.scope;  // the probes' redirects are decided too
   net::ScanSession session(policy, std::move(options));
 
   net::FetchRequest req;
@@ -61,7 +62,13 @@ SiteReport detect_site(const std::string& target, const net::EgressPolicy& polic
   detector.page(seen);
   scanner.page(seen);
 
-  queue_probes(page.final_url, fp, session, detector, verify);
+  queue_probes(page.final_url, fp, session, detector, verify, probing.allowed);
+  if (auto unlinked = unlinked_probe_paths(fp); !probing.allowed && !unlinked.empty()) {
+    std::string paths;
+    for (const auto& p : unlinked) paths += (paths.empty() ? "" : ", ") + p;
+    report.skipped.push_back({"technology-probes", probing.reason,
+                              skipped_detail("The fingerprints' probes (" + paths + ")", probing.reason)});
+  }
   std::size_t fetched = 0;
   for (const auto& s : facts.scripts) {
     if (fetched >= limits::tech::kScriptBodies) break;
@@ -98,6 +105,7 @@ boost::json::object to_json(const SiteReport& report, const Fingerprints& fp) {
       {"requests", report.requests},
       {"duration_ms", report.duration_ms},
       {"error", report.error ? boost::json::value(*report.error) : boost::json::value(nullptr)},
+      {"skipped", skipped_json(report.skipped)},
   };
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/audit/full_audit.hpp"
 #include "engines/audit/tech/detector.hpp"
 #include "engines/audit/tech/vuln_libraries.hpp"
 #include "engines/net/scan_client.hpp"
@@ -24,10 +25,12 @@ struct SiteReport {
   std::vector<LibraryHit> vulnerable_libraries;
   std::size_t requests = 0;
   std::int64_t duration_ms = 0;
+  std::vector<AuditSkip> skipped;  // the probes of unlinked paths, without the scan permission
 };
 
+// The probes of unlinked paths only with `probing` allowed (audit::Probing, docs/audit.md).
 SiteReport detect_site(const std::string& target, const net::EgressPolicy& policy, net::ScanOptions options,
-                       const Fingerprints& fp, const VulnLibraries& libs);
+                       const Fingerprints& fp, const VulnLibraries& libs, const Probing& probing = {});
 
 boost::json::object to_json(const SiteReport& report, const Fingerprints& fp);
 

@@ -380,4 +380,55 @@ BOOST_AUTO_TEST_CASE(origins_are_scheme_host_and_port) {
   BOOST_TEST(origin_of("http://example.com") == "http://example.com:80");
 }
 
+BOOST_AUTO_TEST_CASE(a_scope_keeps_requests_and_redirects_on_the_origins_it_admits) {
+  LocalHttp b({{"/payload", LocalHttp::fixed(LocalHttp::answer(200, "", "b"))}});
+  LocalHttp a({{"/", LocalHttp::fixed("HTTP/1.0 302 Found\r\nLocation: " + b.url("/payload?q=%27") +
+                                      "\r\nContent-Length: 0\r\n\r\n")}});
+  auto o = quick();
+  std::vector<std::string> asked;
+  o.scope = [&](const std::string& origin) {
+    asked.push_back(origin);
+    return origin == origin_of(a.url("/"));
+  };
+  ScanSession session(allow_loopback, o);
+  auto r = session.fetch(get(a.url("/")));
+  BOOST_TEST(r.kind == CheckError::OutOfScope);
+  BOOST_TEST(r.status == 302);  // A answered; its redirect was not followed
+  BOOST_TEST(r.out_of_scope_url == b.url("/payload?q=%27"));
+  BOOST_TEST(r.exchanges.size() == 1u);
+  auto direct = session.fetch(get(b.url("/payload")));
+  BOOST_TEST(direct.kind == CheckError::OutOfScope);
+  BOOST_TEST(!direct.responded);
+  BOOST_TEST(b.heads().empty(), "B received a request");
+  BOOST_TEST(a.heads().size() == 1u);
+  BOOST_TEST(session.started() == 1u);
+  BOOST_TEST(std::string(to_string(CheckError::OutOfScope)) == "out_of_scope");
+  BOOST_TEST((asked == std::vector<std::string>{origin_of(a.url("/")), origin_of(b.url("/")), origin_of(b.url("/"))}));
+}
+
+BOOST_AUTO_TEST_CASE(an_admitted_redirect_is_followed_and_refusals_answer_from_run) {
+  LocalHttp b({{"/", LocalHttp::fixed(LocalHttp::answer(200, "", "b"))}});
+  LocalHttp a(
+      {{"/", LocalHttp::fixed("HTTP/1.0 302 Found\r\nLocation: " + b.url("/") + "\r\nContent-Length: 0\r\n\r\n")}});
+  auto o = quick();
+  o.scope = [](const std::string&) { return true; };
+  ScanSession session(allow_loopback, o);
+  BOOST_TEST(session.fetch(get(a.url("/"))).status == 200);
+  BOOST_TEST(b.heads().size() == 1u);
+  // A refusal's callback runs from run(), and may submit more.
+  auto none = quick();
+  none.scope = [](const std::string&) { return false; };
+  ScanSession refusing(allow_loopback, none);
+  int answered = 0;
+  refusing.submit(get(a.url("/")), [&](CheckOutcome r) {
+    ++answered;
+    BOOST_TEST(r.kind == CheckError::OutOfScope);
+    if (answered == 1) refusing.submit(get(b.url("/")), [&](CheckOutcome) { ++answered; });
+  });
+  BOOST_TEST(answered == 0);
+  BOOST_TEST(refusing.run(std::chrono::steady_clock::now() + std::chrono::seconds(1)));
+  BOOST_TEST(answered == 2);
+  BOOST_TEST(a.heads().size() == 1u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,7 @@
 #include "engines/audit/tech/detector.hpp"
 #include "tests/unit/support/audit_data.hpp"
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 
@@ -421,7 +422,7 @@ BOOST_AUTO_TEST_CASE(a_same_origin_script_without_a_version_in_its_url_is_judged
        {"/js/lodash.js", dozor::test::LocalHttp::fixed(
                              dozor::test::LocalHttp::answer(200, "Content-Type: text/javascript\r\n", lodash_head))}});
   AuditPlan plan;
-  add_to_plan(plan, shipped(), libraries());
+  add_to_plan(plan, shipped(), libraries(), Probing{true, "admin", {}});
   AuditOptions o;
   o.scan.request_timeout = std::chrono::seconds(3);
   o.scan.per_host_interval = std::chrono::milliseconds(0);
@@ -440,6 +441,47 @@ BOOST_AUTO_TEST_CASE(a_same_origin_script_without_a_version_in_its_url_is_judged
     if (t.at("slug").as_string() == "lodash" && t.at("version").is_string())
       version = std::string(t.at("version").as_string());
   BOOST_TEST(version == "4.17.15");
+}
+
+// Issue 26 §2: the fingerprints' probes of paths the site does not link are active work; without
+// the scan permission only /robots.txt and /favicon.ico are asked, and the plan says what it skipped.
+BOOST_AUTO_TEST_CASE(unlinked_probes_need_the_scan_permission) {
+  auto asked_unlinked = [](const Probing& probing, std::vector<AuditSkip>& skipped) {
+    dozor::test::LocalHttp site({{"/", dozor::test::LocalHttp::fixed(dozor::test::LocalHttp::answer(
+                                           200, "Content-Type: text/html\r\n", "<html><body>plain</body></html>"))}});
+    AuditPlan plan;
+    add_to_plan(plan, shipped(), libraries(), probing);
+    skipped = plan.skipped;
+    AuditOptions o;
+    o.scan.request_timeout = std::chrono::seconds(3);
+    o.scan.per_host_interval = std::chrono::milliseconds(0);
+    o.time_budget = std::chrono::seconds(20);
+    run_audit(site.url("/"), dozor::net::EgressPolicy(true), o, std::move(plan));
+    std::vector<std::string> unlinked, ordinary;
+    for (const auto& head : site.heads()) {
+      auto path = head.substr(4, head.find(' ', 4) - 4);
+      (path == "/" || path == "/robots.txt" || path == "/favicon.ico" || path == "/sitemap.xml" ? ordinary : unlinked)
+          .push_back(path);
+    }
+    BOOST_TEST(!ordinary.empty());
+    return unlinked;
+  };
+  std::vector<AuditSkip> skipped;
+  auto without = asked_unlinked(Probing{}, skipped);
+  BOOST_TEST(without.empty(), "probed without the permission: " << without.size() << " paths");
+  BOOST_REQUIRE(skipped.size() == 1u);
+  BOOST_TEST(skipped[0].check == "technology-probes");
+  BOOST_TEST(skipped[0].reason == "not_owned");
+  BOOST_TEST(skipped[0].detail.find("/readme.html") != std::string::npos);
+  std::vector<std::string> admitted;
+  Probing allowed{true, "verified", [&](const std::string& origin) {
+                    admitted.push_back(origin);
+                    return true;
+                  }};
+  auto with = asked_unlinked(allowed, skipped);
+  BOOST_TEST(skipped.empty());
+  BOOST_TEST((std::find(with.begin(), with.end(), "/readme.html") != with.end()));
+  BOOST_TEST(!admitted.empty(), "the probes did not ask the scope");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
