@@ -116,7 +116,8 @@ test('files dropped on the page are uploaded; an infected one is refused with it
 
     // The malware check (vault.clamav, on in test stacks with EICAR among its signatures).
     await drop(page, [{ name: 'eicar.com', text: EICAR }]);
-    const toast = page.getByRole('status').filter({ hasText: 'eicar.com' });
+    // The toast (the upload's progress line is a status region too, and names the file).
+    const toast = page.locator('#toast[role="status"]').filter({ hasText: 'was refused' });
     await toast.waitFor();
     assert.match(await toast.innerText(), /'eicar\.com' was refused: the malware check found Eicar-Test-Signature/);
     assert.equal(await page.getByRole('link', { name: 'eicar.com', exact: true }).count(), 0, 'nothing was stored');
