@@ -4,6 +4,7 @@
 #include "fcgi/error_mapping.hpp"
 #include "fcgi/http_error.hpp"
 #include "fcgi/vault_guard.hpp"
+#include "fcgi/vault_page.hpp"
 
 namespace dozor::http {
 namespace {
@@ -20,6 +21,9 @@ Response dispatch_body(const Router& router, App& app, const Request& req);
 
 Response dispatch(const Router& router, App& app, const Request& req) {
   Response r = dispatch_body(router, app, req);
+  // A browser's page request under /vault never shows raw JSON: a failure becomes the vault's
+  // HTML error page (a 401 the login page); scripts' calls keep the JSON shape.
+  if (r.status >= 400 && is_vault_path(req.raw_path) && is_page_request(req)) r = vault_error_page(req, std::move(r));
   r.head_only = req.method == "HEAD";
   return r;
 }

@@ -110,6 +110,8 @@ Router build_router() {
   add("POST", "/vault/login", pub(h::vault_login), Access::Public);
   add("POST", "/vault/logout", vlt(h::vault_logout), Access::VaultWrite);
   add("GET", "/vault/me", vlt(h::vault_me), Access::Vault);
+  // The vault's start page: 303 to the caller's home folder (the login page without a session).
+  for (const char* start : {"/vault", "/vault/"}) add("GET", start, vlt(h::vault_start), Access::Vault);
   add("GET", "/vault/browse", vlt(h::vault_browse), Access::Vault);
   add("GET", "/vault/download", vlt(h::vault_download), Access::Vault);
   add("GET", "/vault/view", vlt(h::vault_view), Access::Vault);

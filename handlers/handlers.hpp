@@ -74,6 +74,7 @@ Response notify_test(UserContext& ctx);
 Response vault_login(Context& ctx);
 Response vault_logout(VaultContext& ctx);
 Response vault_me(VaultContext& ctx);
+Response vault_start(VaultContext& ctx);
 Response vault_browse(VaultContext& ctx);
 Response vault_download(VaultContext& ctx);
 Response vault_view(VaultContext& ctx);

@@ -1,5 +1,7 @@
 // The vault's routes (docs/vault.md): decode + validate → one Vault call → encode.
 #include <boost/json/serialize.hpp>
+#include <boost/url/encode.hpp>
+#include <boost/url/rfc/unreserved_chars.hpp>
 
 #include "engines/analyzer/remote.hpp"
 #include "engines/auth/device_cookie.hpp"
@@ -9,6 +11,7 @@
 #include "engines/vault/multipart.hpp"
 #include "engines/vault/serve.hpp"
 #include "fcgi/vault_guard.hpp"
+#include "fcgi/vault_page.hpp"
 #include "handlers/encode.hpp"
 #include "handlers/handlers.hpp"
 #include "handlers/validation.hpp"
@@ -62,38 +65,8 @@ bool wants_json(const Context& ctx) {
          accept->find("application/json") != std::string::npos;
 }
 
-// JSON inside <script type="application/json">: '<', '>' and '&' escaped, so no "</script>"
-// or comment opener in a file name can end the element.
-std::string script_safe(const std::string& json) {
-  std::string out;
-  out.reserve(json.size());
-  for (char c : json) {
-    if (c == '<')
-      out += "\\u003c";
-    else if (c == '>')
-      out += "\\u003e";
-    else if (c == '&')
-      out += "\\u0026";
-    else
-      out += c;
-  }
-  return out;
-}
-
-Response page(const char* script, const std::string& title_key, const boost::json::value& data) {
-  Response r;
-  r.content_type = "text/html; charset=utf-8";
-  r.body = std::string(
-               "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-               "<meta name=\"color-scheme\" content=\"light dark\">\n<title data-i18n=\"") +
-           title_key +
-           "\">Dozor</title>\n<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n"
-           "<link rel=\"stylesheet\" href=\"/css/dozor.css\">\n<link rel=\"stylesheet\" href=\"/css/vault.css\">\n"
-           "<script type=\"application/json\" id=\"vault-data\">" +
-           script_safe(boost::json::serialize(data)) + "</script>\n<script type=\"module\" src=\"/js/" + script +
-           "\"></script>\n</head>\n<body class=\"page-vault\">\n<main id=\"main\"></main>\n</body>\n</html>\n";
-  return r;
+boost::json::object encode_page_user(const UserContext& ctx) {
+  return {{"username", ctx.caller.username}, {"is_admin", ctx.caller.is_admin}};
 }
 
 Response file_answer(const vault::FileRef& f, const std::string& content_type, bool as_inline) {
@@ -142,8 +115,22 @@ Response vault_browse(VaultContext& ctx) {
       {"path", listing.path.display()}, {"rights", encode_rights(listing.rights)}, {"entries", std::move(entries)}};
   if (wants_json(ctx)) return Response::json(data);
   data["csrf"] = ctx.session.csrf;
-  data["user"] = {{"username", ctx.caller.username}, {"is_admin", ctx.caller.is_admin}};
-  return page("vault.js", "vault.title", data);
+  data["user"] = encode_page_user(ctx);
+  // Office formats get the document server's editor only when one is configured.
+  data["docedit"] = !ctx.app.cfg.vault.docserver_url.empty();
+  return http::vault_page("vault.js", "vault.title", data);
+}
+
+// GET /vault: the vault's start page — the caller's home folder (made at the account's first
+// vault request), or the top when there is none to open.
+Response vault_start(VaultContext& ctx) {
+  auto folder = ctx.app.vault.start_folder(ctx.caller);
+  Response r;
+  r.status = 303;
+  r.content_type = "text/plain";
+  r.headers.emplace_back("Location",
+                         "/vault/browse?path=" + boost::urls::encode(folder.display(), boost::urls::unreserved_chars));
+  return r;
 }
 
 Response vault_download(VaultContext& ctx) {

@@ -10,6 +10,7 @@
 #include "engines/vault/docedit.hpp"
 #include "engines/vault/serve.hpp"
 #include "fcgi/http_error.hpp"
+#include "fcgi/vault_page.hpp"
 
 namespace dozor::handlers {
 namespace {
@@ -38,36 +39,8 @@ std::string vault_origin(const Context& ctx) {
   return "https://" + ctx.request.header("host").value_or("localhost");
 }
 
-// JSON in <script type="application/json">: '<', '>' and '&' escaped.
-std::string script_safe(const std::string& json) {
-  std::string out;
-  for (char c : json) {
-    if (c == '<')
-      out += "\\u003c";
-    else if (c == '>')
-      out += "\\u003e";
-    else if (c == '&')
-      out += "\\u0026";
-    else
-      out += c;
-  }
-  return out;
-}
-
-http::Response editor_page(const char* script, const boost::json::value& data) {
-  http::Response r;
-  r.content_type = "text/html; charset=utf-8";
-  r.body =
-      "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>Dozor</title>\n"
-      "<link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n"
-      "<link rel=\"stylesheet\" href=\"/css/dozor.css\">\n<link rel=\"stylesheet\" href=\"/css/vault.css\">\n"
-      "<script type=\"application/json\" id=\"vault-data\">" +
-      script_safe(boost::json::serialize(data)) + "</script>\n<script type=\"module\" src=\"/js/" + script +
-      "\"></script>\n</head>\n<body class=\"page-vault page-vault-editor\">\n<main id=\"main\"></main>\n"
-      "</body>\n</html>\n";
-  return r;
+boost::json::object page_user(const VaultContext& ctx) {
+  return {{"username", ctx.caller.username}, {"is_admin", ctx.caller.is_admin}};
 }
 
 }  // namespace
@@ -81,8 +54,9 @@ http::Response vault_edit(VaultContext& ctx) {
                            {"size", f.size},
                            {"can_write", ctx.app.vault.access_for(ctx.caller).rights_on(path).write},
                            {"csrf", ctx.session.csrf},
-                           {"max_bytes", ctx.app.cfg.vault.max_upload}};
-  return editor_page("vault-edit.js", data);
+                           {"max_bytes", ctx.app.cfg.vault.max_upload},
+                           {"user", page_user(ctx)}};
+  return http::vault_page("vault-edit.js", "vaultEdit.title", data, "page-vault-editor");
 }
 
 // GET /vault/docedit_edit?path=: the document server's editor with its signed config.
@@ -90,8 +64,12 @@ http::Response vault_docedit_edit(VaultContext& ctx) {
   auto path = required_path(ctx);
   vault::DocEdit docedit(ctx.app.vault, ctx.app.cfg.vault);
   auto launch = docedit.open({ctx.caller, ctx.request.remote_addr}, path, vault_origin(ctx), now_seconds());
-  boost::json::object data{{"path", path.display()}, {"api_js", launch.api_js}, {"config", launch.config}};
-  auto page = editor_page("vault-docedit.js", data);
+  boost::json::object data{{"path", path.display()},
+                           {"api_js", launch.api_js},
+                           {"config", launch.config},
+                           {"docserver", ctx.app.cfg.vault.docserver_url},
+                           {"user", page_user(ctx)}};
+  auto page = http::vault_page("vault-docedit.js", "vaultDocedit.title", data, "page-vault-editor");
   page.headers.emplace_back("Content-Security-Policy", vault::editor_csp(ctx.app.cfg.vault.docserver_url));
   return page;
 }

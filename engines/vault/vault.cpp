@@ -119,6 +119,18 @@ void write_audit(db::Database& db, const Actor& a, const std::string& action, co
   }
 }
 
+VaultPath Vault::start_folder(const db::users::User& u) {
+  Access access = access_for(u);  // makes the home when it is not made yet
+  try {
+    VaultPath home = home_of(u.username);
+    auto st = store_.stat(home);
+    if (st && st->is_dir && access.may_read(home)) return home;
+  } catch (const InvalidPath&) {
+    // A user name that cannot be a folder name has no home: the top.
+  }
+  return VaultPath();
+}
+
 Listing Vault::browse(const Actor& a, const VaultPath& p) {
   // Every account's home exists from its creation: one made where no dozor-fcgi ran (dozorctl)
   // is made by the time anyone lists where it lives.

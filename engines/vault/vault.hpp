@@ -100,6 +100,9 @@ class Vault {
   Access access_for(const db::users::User& u);
 
   Listing browse(const Actor& a, const VaultPath& p);
+  // Where the vault opens for `u` (GET /vault): the home /home/<username>, made now if it is not
+  // yet, when the user may read it; otherwise the top, which lists what the user may see.
+  VaultPath start_folder(const db::users::User& u);
   FileRef open_for_download(const Actor& a, const VaultPath& p);
   FileRef open_for_view(const Actor& a, const VaultPath& p);
   // The whole file for an on-demand check (the analyzer's "check for personal data"; the read

@@ -4,7 +4,7 @@
 # Extra arguments go to node (e.g. --test-name-pattern=kiosk).
 set -eu
 cd "$(dirname "$0")"
-if [ ! -d node_modules/playwright-core ]; then
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; then
   npm install --no-audit --no-fund --silent
 fi
 exec node --test --test-concurrency=1 "$@" ./*.test.mjs

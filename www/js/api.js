@@ -64,7 +64,8 @@ function parseRetryAfter(res) {
   return Number.isNaN(when) ? null : Math.max(0, Math.ceil((when - Date.now()) / 1000));
 }
 
-function errorFrom(res, data) {
+/** An ApiError for a failed answer (`data`: its parsed JSON body or null), texts in the page's language. */
+export function errorFrom(res, data) {
   const status = res.status;
   const retryAfter = parseRetryAfter(res);
   const detail = data && typeof data === 'object' ? data.detail : undefined;

@@ -61,6 +61,19 @@ const DETAILS = [
   [/Group limit reached: at most (\d+)/i, (m) => ['error.groupLimit', { n: m[1] }]],
   [/^User not found$/i, () => ['error.userNotFound']],
   [/^No such rule$/i, () => ['error.noSuchRule']],
+  // The vault (engines/vault, fcgi/vault_guard).
+  [/^(a file|a folder|a folder or other entry|an entry) with that name exists|^the folder exists$/i, () => ['error.vaultExists']],
+  [/^You do not have the (read|write|delete) right here$/i, (m) => [`error.vaultNo.${m[1].toLowerCase()}`]],
+  [/^Something inside is protected/i, () => ['error.vaultProtectedInside']],
+  [/^Something inside would land in a protected folder/i, () => ['error.vaultProtectedDestination']],
+  [/home folder cannot be deleted or moved|folder of the users' homes cannot be/i, () => ['error.vaultHome']],
+  [/^the root cannot be (deleted|moved)$/i, () => ['error.vaultRoot']],
+  [/^a folder cannot be moved into itself$/i, () => ['error.vaultIntoItself']],
+  [/^the file is larger than the limit$/i, () => ['error.vaultTooLarge']],
+  [/^the disk is full$/i, () => ['error.vaultDiskFull']],
+  [/^(CSRF token missing or invalid|Cross-origin request refused|Cross-site request refused)$/i, () => ['error.vaultStale']],
+  [/^document editing is not configured$/i, () => ['error.vaultNoDocedit']],
+  [/^not an office document$/i, () => ['error.vaultNotOffice']],
 ];
 
 /** Translated text of a known `detail`, or null. */
@@ -90,6 +103,9 @@ const VALIDATION = [
   [/names starting with '\.vault-' are reserved/i, () => ['v.vaultReserved']],
   [/(path|name) is (too long|longer than)|name is longer than/i, () => ['v.vaultTooLong']],
   [/the path is too deep/i, () => ['v.vaultTooDeep']],
+  [/'(.+)' was refused: the malware check found (.+)$/s, (m) => ['v.vaultInfected', { name: m[1], signature: m[2] }]],
+  [/bidirectional control characters/i, () => ['v.vaultBidi']],
+  [/'\/' is not allowed in a name/i, () => ['v.vaultSlash']],
 ];
 
 /**

@@ -9,6 +9,7 @@ const NAV = [
   { id: 'dashboard', href: '/dashboard', key: 'nav.dashboard' },
   { id: 'security', href: '/security', key: 'nav.security' },
   { id: 'kiosk', href: '/kiosk', key: 'nav.kiosk' },
+  { id: 'vault', href: '/vault', key: 'nav.vault' },
   { id: 'admin', href: '/admin', key: 'nav.admin', adminOnly: true },
 ];
 
@@ -31,6 +32,15 @@ export function languageButton(className = 'btn btn-ghost btn-sm') {
 }
 
 function renderTopbar(user, active) {
+  drawTopbar(user, active, logout);
+}
+
+/**
+ * Draws the app's top bar into #topbar: brand, the main navigation (active marked), the user,
+ * the language switch and a Sign out button calling onLogout. The vault's pages, which know their
+ * user from the vault session, draw the same bar with their own sign-out.
+ */
+export function drawTopbar(user, active, onLogout) {
   const bar = document.getElementById('topbar');
   if (!bar) return;
   const links = NAV.filter((item) => !item.adminOnly || user.is_admin).map((item) =>
@@ -47,7 +57,7 @@ function renderTopbar(user, active) {
       el('span', { class: 'user-name', id: 'current-user' },
         el('span', { class: 'visually-hidden' }, `${t('nav.signedInAs')} `), user.username),
       languageButton(),
-      el('button', { type: 'button', class: 'btn btn-ghost btn-sm', id: 'logout', onclick: logout }, t('nav.logout'))),
+      el('button', { type: 'button', class: 'btn btn-ghost btn-sm', id: 'logout', onclick: onLogout }, t('nav.logout'))),
   );
 }
 

@@ -38,7 +38,7 @@ async function onSubmit(event) {
     return;
   }
   if (res.ok) {
-    location.replace('/vault/browse?path=/');
+    location.replace('/vault'); // the start page: the user's home folder
     return;
   }
   done();

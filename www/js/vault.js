@@ -1,73 +1,41 @@
 // The vault's file browser. The server renders this page with its data (#vault-data: the
-// folder, its entries the caller may see, the caller's rights on it and the session's CSRF
-// token); every change is a fetch with that token, then the page reloads the folder.
-import { t, lang, applyI18n } from './i18n.js';
+// folder, its entries the caller may see, the caller's rights on it, the session's CSRF token,
+// the user and whether office documents can be edited); every change is a call with that token,
+// after which the list is read again (GET /vault/browse, JSON) and redrawn — never a page reload.
+// Uploads show their progress in bytes and percent. Each row's actions are in its own menu
+// (View, Edit, Download inline as well on wide screens).
+import { t, lang } from './i18n.js';
 import { el, confirmDialog, toast } from './ui.js';
-import { languageButton } from './shell.js';
+import { icon } from './icons.js';
+import {
+  data, initVaultPage, call, mutate, vaultError, browseUrl, fileUrl, formatSize, editorFor, iconFor,
+} from './vault-common.js';
 
-const data = JSON.parse(document.getElementById('vault-data').textContent);
 const main = document.getElementById('main');
-const state = { sort: 'name', dir: 1, filter: '' };
+const state = { sort: 'name', dir: 1, filter: '', uploading: false };
+let tbody = null;
+let menuSeq = 0;
 
 const join = (folder, name) => (folder === '/' ? `/${name}` : `${folder}/${name}`);
-const browseUrl = (path) => `/vault/browse?path=${encodeURIComponent(path)}`;
-const fileUrl = (route, path) => `/vault/${route}?path=${encodeURIComponent(path)}`;
 const dateFmt = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
+const percentFmt = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 });
 
-function formatSize(bytes) {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = bytes;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) { v /= 1024; i += 1; }
-  return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
+/** Reads the folder again and redraws the list (after every change: no page reload). */
+async function refresh() {
+  const fresh = await call('GET', browseUrl(data.path));
+  data.entries = fresh.entries;
+  data.rights = fresh.rights;
+  renderTable();
 }
 
-function typeIcon(entry) {
-  if (entry.type === 'folder') return '📁';
-  const ext = entry.name.includes('.') ? entry.name.split('.').pop().toLowerCase() : '';
-  if (['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp', 'avif', 'svg'].includes(ext)) return '🖼';
-  if (['mp3', 'ogg', 'wav', 'flac', 'mp4', 'webm', 'mkv'].includes(ext)) return '🎞';
-  if (['pdf', 'doc', 'docx', 'odt', 'xls', 'xlsx', 'ods', 'ppt', 'pptx'].includes(ext)) return '📄';
-  return '🗎';
-}
-
-/**
- * One request answered with JSON; throws an Error with the server's reason (after a 401 the page
- * goes to the login). Changes carry the session's CSRF token; a FormData body is sent as is.
- */
-async function call(method, url, { body, csrf = false } = {}) {
-  const headers = { Accept: 'application/json' };
-  if (csrf) headers['X-CSRF-Token'] = data.csrf;
-  let payload = body;
-  if (body && !(body instanceof FormData)) {
-    headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const res = await fetch(url, { method, headers, body: payload, credentials: 'same-origin' });
-  if (res.status === 401) {
-    location.assign('/vault/login');
-    throw new Error(t('vault.expired'));
-  }
-  let answer = null;
-  try { answer = await res.json(); } catch { /* empty */ }
-  if (!res.ok) {
-    const detail = answer && answer.detail;
-    const text = typeof detail === 'string' ? detail
-      : Array.isArray(detail) && detail[0] ? detail[0].msg : t('error.generic', { status: res.status });
-    throw new Error(text);
-  }
-  return answer;
-}
-
-const mutate = (method, url, body) => call(method, url, { body, csrf: true });
-
-async function act(fn) {
+async function act(fn, done) {
   try {
     await fn();
-    location.reload();
+    if (done) toast(done);
   } catch (err) {
     toast(err.message, 'error');
   }
+  try { await refresh(); } catch (err) { toast(err.message, 'error'); }
 }
 
 /** Asks for one line of text in a modal dialog; resolves with it, or null when cancelled. */
@@ -94,15 +62,12 @@ function askText(title, initial = '') {
 /** The analyzer's check of one file (GET /vault/analyze): its risk and the categories found, in a dialog. */
 async function checkPersonalData(entry, path, button) {
   button.disabled = true;
-  button.textContent = t('vault.checking');
   try {
     showPersonalData(entry.name, await call('GET', fileUrl('analyze', path)));
   } catch (err) {
-    // fetch itself throws a TypeError when the server cannot be reached.
-    toast(err instanceof TypeError ? t('vault.network') : err.message, 'error');
+    toast(err.message, 'error');
   } finally {
     button.disabled = false;
-    button.textContent = t('vault.check');
   }
 }
 
@@ -139,7 +104,7 @@ function breadcrumbs() {
   let acc = '';
   for (const part of parts) {
     acc += `/${part}`;
-    nav.append(' / ', el('a', { href: browseUrl(acc) }, part));
+    nav.append(' / ', el('a', { href: browseUrl(acc), 'aria-current': acc === data.path ? 'page' : null }, part));
   }
   return nav;
 }
@@ -157,69 +122,216 @@ function sortedEntries() {
   return list;
 }
 
-function rowFor(entry) {
-  const path = join(data.path, entry.name);
-  const link = entry.type === 'folder'
-    ? el('a', { href: browseUrl(path) }, entry.name)
-    : el('a', { href: fileUrl('view', path), target: '_blank', rel: 'noopener' }, entry.name);
-  const actions = el('div', { class: 'vault-actions' });
-  if (entry.type === 'file') {
-    actions.append(el('a', { class: 'btn btn-ghost btn-sm', href: fileUrl('download', path), 'aria-label': t('vault.downloadNamed', { name: entry.name }) }, t('vault.download')));
-    const check = el('button', { type: 'button', class: 'btn btn-ghost btn-sm', 'aria-label': t('vault.checkNamed', { name: entry.name }) }, t('vault.check'));
-    check.addEventListener('click', () => checkPersonalData(entry, path, check));
-    actions.append(check);
+/* ---- the row menu (a disclosure: a button that shows a list of links and buttons) ------------ */
+
+function closeMenus(except = null) {
+  for (const open of document.querySelectorAll('.vault-menu-button[aria-expanded="true"]')) {
+    if (open === except) continue;
+    open.setAttribute('aria-expanded', 'false');
+    document.getElementById(open.getAttribute('aria-controls')).hidden = true;
   }
-  if (data.rights.write) {
-    actions.append(el('button', {
-      type: 'button', class: 'btn btn-ghost btn-sm', 'aria-label': t('vault.renameNamed', { name: entry.name }),
-      onclick: async () => {
-        const to = await askText(t('vault.renamePrompt'), entry.name);
-        if (!to || to === entry.name) return;
-        // A name stays in this folder; a path starting with '/' moves the entry there.
-        act(() => mutate('POST', '/vault/rename', { from: path, to: to.startsWith('/') ? to : join(data.path, to) }));
-      },
-    }, t('vault.rename')));
-  }
-  if (data.rights.delete) {
-    actions.append(el('button', {
-      type: 'button', class: 'btn btn-ghost btn-sm', 'aria-label': t('vault.deleteNamed', { name: entry.name }),
-      onclick: async () => {
-        if (await confirmDialog({ title: t('vault.deleteTitle', { name: entry.name }), body: t('vault.deleteBody') })) {
-          act(() => mutate('DELETE', fileUrl('delete', path)));
-        }
-      },
-    }, t('common.delete')));
-  }
-  return el('tr', {},
-    el('td', { class: 'vault-icon', 'aria-hidden': 'true' }, typeIcon(entry)),
-    el('td', { class: 'vault-name' }, link),
-    el('td', { class: 'vault-size' }, entry.type === 'folder' ? '—' : formatSize(entry.size)),
-    el('td', { class: 'vault-modified' }, dateFmt.format(new Date(entry.modified * 1000))),
-    el('td', {}, actions));
 }
 
-function renderTable(tbody) {
-  tbody.replaceChildren(...sortedEntries().map(rowFor));
-  if (!tbody.children.length) {
-    tbody.append(el('tr', {}, el('td', { colspan: 5, class: 'muted' }, t('vault.empty'))));
+document.addEventListener('click', (e) => {
+  if (!e.target.closest('.vault-menu-wrap')) closeMenus();
+});
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape') return;
+  const button = e.target.closest?.('.vault-menu-wrap')?.querySelector('.vault-menu-button');
+  closeMenus();
+  if (button) button.focus();
+});
+
+function rowMenu(name, items) {
+  menuSeq += 1;
+  const id = `vault-menu-${menuSeq}`;
+  const button = el('button', {
+    type: 'button', class: 'btn btn-ghost btn-sm btn-icon vault-menu-button', 'aria-haspopup': 'true',
+    'aria-expanded': 'false', 'aria-controls': id, 'aria-label': t('vault.moreNamed', { name }), title: t('vault.more'),
+  }, icon('more'));
+  const list = el('ul', { id, class: 'vault-menu', hidden: true },
+    ...items.map((item) => el('li', { class: item.primary ? 'vault-menu-primary' : null }, item.node)));
+  button.addEventListener('click', () => {
+    const open = button.getAttribute('aria-expanded') !== 'true';
+    closeMenus(button);
+    button.setAttribute('aria-expanded', String(open));
+    list.hidden = !open;
+    if (open) {
+      list.classList.toggle('vault-menu-up', false);
+      const box = list.getBoundingClientRect();
+      // Near the bottom of the window the menu opens upwards, so every item stays in view.
+      if (box.bottom > window.innerHeight && button.getBoundingClientRect().top > box.height) list.classList.add('vault-menu-up');
+      list.querySelector('a, button')?.focus();
+    }
+  });
+  list.addEventListener('click', (e) => { if (e.target.closest('a, button')) closeMenus(); });
+  return el('div', { class: 'vault-menu-wrap' }, button, list);
+}
+
+function menuLink(label, aria, href, iconName, extra = {}) {
+  return el('a', { class: 'vault-menu-item', href, 'aria-label': aria, ...extra }, icon(iconName), el('span', {}, label));
+}
+
+function menuButton(label, aria, iconName, onclick) {
+  return el('button', { type: 'button', class: 'vault-menu-item', 'aria-label': aria, onclick }, icon(iconName), el('span', {}, label));
+}
+
+function inlineLink(label, aria, href, iconName, extra = {}) {
+  return el('a', { class: 'btn btn-ghost btn-sm', href, 'aria-label': aria, ...extra }, icon(iconName), el('span', {}, label));
+}
+
+function rowFor(entry) {
+  const path = join(data.path, entry.name);
+  const name = entry.name;
+  const isFile = entry.type === 'file';
+  const viewTarget = { target: '_blank', rel: 'noopener' };
+  const editor = isFile ? editorFor(name, { docedit: data.docedit }) : null;
+  const editHref = editor === 'office' ? fileUrl('docedit_edit', path) : fileUrl('edit', path);
+  const link = isFile
+    ? el('a', { href: fileUrl('view', path), ...viewTarget }, name)
+    : el('a', { href: browseUrl(path) }, name);
+
+  const inline = el('div', { class: 'vault-inline' });
+  const items = [];
+  if (isFile) {
+    inline.append(inlineLink(t('vault.view'), t('vault.viewNamed', { name }), fileUrl('view', path), 'eye', viewTarget));
+    items.push({ primary: true, node: menuLink(t('vault.view'), t('vault.viewNamed', { name }), fileUrl('view', path), 'eye', viewTarget) });
+    if (editor) {
+      inline.append(inlineLink(t('vault.edit'), t('vault.editNamed', { name }), editHref, 'edit'));
+      items.push({ primary: true, node: menuLink(t('vault.edit'), t('vault.editNamed', { name }), editHref, 'edit') });
+    }
+    inline.append(inlineLink(t('vault.download'), t('vault.downloadNamed', { name }), fileUrl('download', path), 'download'));
+    items.push({ primary: true, node: menuLink(t('vault.download'), t('vault.downloadNamed', { name }), fileUrl('download', path), 'download') });
+    const check = menuButton(t('vault.check'), t('vault.checkNamed', { name }), 'shield', () => checkPersonalData(entry, path, check));
+    items.push({ node: check });
   }
+  if (data.rights.write) {
+    items.push({
+      node: menuButton(t('vault.rename'), t('vault.renameNamed', { name }), 'rename', async () => {
+        const to = await askText(t('vault.renamePrompt'), name);
+        if (!to || to === name) return;
+        // A name stays in this folder; a path starting with '/' moves the entry there.
+        act(() => mutate('POST', '/vault/rename', { from: path, to: to.startsWith('/') ? to : join(data.path, to) }));
+      }),
+    });
+  }
+  if (data.rights.delete) {
+    items.push({
+      node: menuButton(t('common.delete'), t('vault.deleteNamed', { name }), 'trash', async () => {
+        if (await confirmDialog({ title: t('vault.deleteTitle', { name }), body: t('vault.deleteBody') })) {
+          act(() => mutate('DELETE', fileUrl('delete', path)));
+        }
+      }),
+    });
+  }
+  const size = isFile ? formatSize(entry.size) : t('common.dash');
+  const modified = dateFmt.format(new Date(entry.modified * 1000));
+  return el('tr', { dataset: { name, type: entry.type } },
+    el('td', { class: 'vault-icon' }, icon(iconFor(entry))),
+    el('td', { class: 'vault-name' }, link,
+      el('span', { class: 'vault-meta' }, isFile ? `${size} · ${modified}` : modified)),
+    el('td', { class: 'vault-size' }, size),
+    el('td', { class: 'vault-modified' }, modified),
+    el('td', { class: 'vault-actions' }, el('div', { class: 'vault-actions-row' }, inline, items.length ? rowMenu(name, items) : null)));
+}
+
+function emptyState() {
+  const cell = el('td', { colspan: 5, class: 'vault-empty' }, el('p', { class: 'muted' }, t('vault.empty')));
+  if (data.rights.write) {
+    cell.append(el('div', { class: 'btn-row vault-empty-actions' },
+      el('label', { for: 'vault-upload', class: 'btn btn-primary btn-sm', id: 'vault-empty-upload' }, icon('upload'), el('span', {}, t('vault.upload'))),
+      el('button', { type: 'button', class: 'btn btn-ghost btn-sm', onclick: newFolder }, icon('folderPlus'), el('span', {}, t('vault.newFolder')))));
+  }
+  return el('tr', {}, cell);
+}
+
+function renderTable() {
+  tbody.replaceChildren(...sortedEntries().map(rowFor));
+  if (tbody.children.length) return;
+  tbody.append(data.entries.length
+    ? el('tr', {}, el('td', { colspan: 5, class: 'muted' }, t('vault.noMatch')))
+    : emptyState());
+}
+
+async function newFolder() {
+  const name = await askText(t('vault.folderPrompt'));
+  if (name) act(() => mutate('POST', '/vault/create_folder', { path: join(data.path, name) }));
+}
+
+/* ---- upload with progress --------------------------------------------------------------------- */
+
+function showProgress(files, loaded, total) {
+  const box = document.getElementById('vault-progress');
+  const bar = document.getElementById('vault-progress-bar');
+  const text = document.getElementById('vault-progress-text');
+  box.hidden = false;
+  bar.max = total || 1;
+  bar.value = Math.min(loaded, total || 1);
+  const params = {
+    name: files[0].name, count: files.length, done: formatSize(loaded), total: formatSize(total),
+    percent: percentFmt.format(total ? loaded / total : 0),
+  };
+  text.textContent = t(files.length === 1 ? 'vault.uploadingOne' : 'vault.uploadingMany', params);
+  box.dataset.loaded = String(loaded);
 }
 
 function upload(files) {
-  if (!files.length) return;
+  if (!files.length || state.uploading) return;
   const form = new FormData();
   for (const f of files) form.append('file', f, f.name);
   const overwrite = document.getElementById('vault-overwrite').checked;
-  act(() => mutate('POST', `${fileUrl('upload', data.path)}&overwrite=${overwrite}`, form));
+  const xhr = new XMLHttpRequest();
+  const picker = document.getElementById('vault-upload');
+  state.uploading = true;
+  picker.disabled = true;
+  const size = files.reduce((n, f) => n + f.size, 0);
+  showProgress(files, 0, size);
+  const finish = async (message, kind) => {
+    state.uploading = false;
+    picker.disabled = false;
+    picker.value = '';
+    document.getElementById('vault-progress').hidden = true;
+    toast(message, kind);
+    try { await refresh(); } catch (err) { toast(err.message, 'error'); }
+  };
+  xhr.upload.addEventListener('progress', (e) => showProgress(files, e.loaded, e.lengthComputable ? e.total : size));
+  xhr.addEventListener('load', () => {
+    let answer = null;
+    try { answer = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
+    if (xhr.status === 401) { location.assign('/vault/login'); return; }
+    if (xhr.status >= 200 && xhr.status < 300) {
+      const n = answer && Array.isArray(answer.files) ? answer.files.length : files.length;
+      finish(n === 1 ? t('vault.uploadedOne', { name: files[0].name }) : t('vault.uploadedMany', { count: n }));
+    } else {
+      const headers = new Headers();
+      const retry = xhr.getResponseHeader('Retry-After');
+      if (retry) headers.set('Retry-After', retry);
+      finish(vaultError(xhr.status, answer, headers).message, 'error');
+    }
+  });
+  xhr.addEventListener('error', () => finish(t('vault.network'), 'error'));
+  xhr.open('POST', `${fileUrl('upload', data.path)}&overwrite=${overwrite}`);
+  xhr.setRequestHeader('Accept', 'application/json');
+  xhr.setRequestHeader('X-CSRF-Token', data.csrf);
+  xhr.send(form);
 }
 
 async function showTrash(section) {
-  const res = await fetch('/vault/trash', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-  const answer = await res.json();
+  let answer;
+  try {
+    answer = await call('GET', '/vault/trash');
+  } catch (err) {
+    toast(err.message, 'error');
+    return;
+  }
   const list = el('ul', { class: 'vault-trash' });
   for (const item of answer.items) {
-    list.append(el('li', {}, `${item.path} · ${dateFmt.format(new Date(item.deleted * 1000))} `,
-      el('button', { type: 'button', class: 'btn btn-ghost btn-sm', onclick: () => act(() => mutate('POST', '/vault/restore', { id: item.id })) }, t('vault.restore'))));
+    list.append(el('li', {}, el('span', { class: 'vault-trash-path' }, item.path), ' ',
+      el('span', { class: 'muted' }, `· ${dateFmt.format(new Date(item.deleted * 1000))}`), ' ',
+      el('button', {
+        type: 'button', class: 'btn btn-ghost btn-sm',
+        onclick: async () => { await act(() => mutate('POST', '/vault/restore', { id: item.id })); showTrash(section); },
+      }, t('vault.restore'))));
   }
   if (!answer.items.length) list.append(el('li', { class: 'muted' }, t('vault.trashEmpty')));
   section.replaceChildren(el('h2', {}, t('vault.trash')), el('p', { class: 'muted' }, t('vault.trashKept', { days: answer.days })), list);
@@ -227,32 +339,27 @@ async function showTrash(section) {
 }
 
 function render() {
-  const tbody = el('tbody');
-  const filter = el('input', { type: 'search', id: 'vault-filter', 'aria-label': t('vault.filter'), placeholder: t('vault.filter') });
-  filter.addEventListener('input', () => { state.filter = filter.value; renderTable(tbody); });
-  const sort = el('select', { id: 'vault-sort', 'aria-label': t('vault.sort') },
+  tbody = el('tbody');
+  const filter = el('input', { type: 'search', id: 'vault-filter', class: 'input', 'aria-label': t('vault.filter'), placeholder: t('vault.filter') });
+  filter.addEventListener('input', () => { state.filter = filter.value; renderTable(); });
+  const sort = el('select', { id: 'vault-sort', class: 'input', 'aria-label': t('vault.sort') },
     el('option', { value: 'name' }, t('vault.sort.name')),
     el('option', { value: 'size' }, t('vault.sort.size')),
     el('option', { value: 'modified' }, t('vault.sort.modified')));
-  sort.addEventListener('change', () => { state.sort = sort.value; renderTable(tbody); });
-  const order = el('button', { type: 'button', class: 'btn btn-ghost btn-sm', 'aria-label': t('vault.order') }, '↕');
-  order.addEventListener('click', () => { state.dir = -state.dir; renderTable(tbody); });
+  sort.addEventListener('change', () => { state.sort = sort.value; renderTable(); });
+  const order = el('button', { type: 'button', class: 'btn btn-ghost btn-sm btn-icon', 'aria-label': t('vault.order'), title: t('vault.order') }, icon('sort'));
+  order.addEventListener('click', () => { state.dir = -state.dir; renderTable(); });
 
   const tools = el('div', { class: 'vault-tools' }, filter, sort, order);
+  const actions = el('div', { class: 'btn-row vault-main-actions' });
   if (data.rights.write) {
     const picker = el('input', { type: 'file', multiple: true, id: 'vault-upload', class: 'visually-hidden' });
     picker.addEventListener('change', () => upload([...picker.files]));
-    tools.append(
-      el('label', { for: 'vault-upload', class: 'btn btn-primary btn-sm' }, t('vault.upload')),
+    actions.append(
+      el('label', { for: 'vault-upload', class: 'btn btn-primary btn-sm' }, icon('upload'), el('span', {}, t('vault.upload'))),
       picker,
-      el('label', { class: 'vault-check' }, el('input', { type: 'checkbox', id: 'vault-overwrite' }), t('vault.overwrite')),
-      el('button', {
-        type: 'button', class: 'btn btn-ghost btn-sm',
-        onclick: async () => {
-          const name = await askText(t('vault.folderPrompt'));
-          if (name) act(() => mutate('POST', '/vault/create_folder', { path: join(data.path, name) }));
-        },
-      }, t('vault.newFolder')));
+      el('button', { type: 'button', class: 'btn btn-ghost btn-sm', onclick: newFolder }, icon('folderPlus'), el('span', {}, t('vault.newFolder'))),
+      el('label', { class: 'vault-check' }, el('input', { type: 'checkbox', id: 'vault-overwrite' }), t('vault.overwrite')));
     main.addEventListener('dragover', (e) => { e.preventDefault(); main.classList.add('vault-drop'); });
     main.addEventListener('dragleave', () => main.classList.remove('vault-drop'));
     main.addEventListener('drop', (e) => {
@@ -261,30 +368,26 @@ function render() {
       upload([...e.dataTransfer.files]);
     });
   }
-  const trashSection = el('section', { class: 'vault-trash-section', hidden: true });
-  tools.append(el('button', { type: 'button', class: 'btn btn-ghost btn-sm', onclick: () => showTrash(trashSection) }, t('vault.trash')));
+  const trashSection = el('section', { class: 'vault-trash-section panel', hidden: true });
+  actions.append(el('button', { type: 'button', class: 'btn btn-ghost btn-sm', onclick: () => showTrash(trashSection) }, icon('trash'), el('span', {}, t('vault.trash'))));
 
-  const header = el('header', { class: 'vault-bar' },
-    el('h1', {}, t('vault.title')),
-    el('span', { class: 'muted' }, data.user.username),
-    languageButton(),
-    el('button', {
-      type: 'button', class: 'btn btn-ghost btn-sm',
-      onclick: async () => { try { await mutate('POST', '/vault/logout'); } finally { location.assign('/vault/login'); } },
-    }, t('vault.logout')));
+  const progress = el('div', { id: 'vault-progress', class: 'vault-progress', hidden: true },
+    el('progress', { id: 'vault-progress-bar', max: 1, value: 0, 'aria-label': t('vault.uploadProgress') }),
+    el('span', { id: 'vault-progress-text', role: 'status' }));
 
+  const head = el('div', { class: 'page-head' }, el('h1', {}, t('vault.title')), actions);
   const table = el('table', { class: 'vault-table' },
     el('thead', {}, el('tr', {},
-      el('th', { 'aria-hidden': 'true' }),
+      el('th', { class: 'vault-icon' }, el('span', { class: 'visually-hidden' }, t('vault.type'))),
       el('th', { scope: 'col' }, t('vault.sort.name')),
-      el('th', { scope: 'col' }, t('vault.sort.size')),
-      el('th', { scope: 'col' }, t('vault.sort.modified')),
-      el('th', { scope: 'col' }, t('vault.actions')))),
+      el('th', { scope: 'col', class: 'vault-size' }, t('vault.sort.size')),
+      el('th', { scope: 'col', class: 'vault-modified' }, t('vault.sort.modified')),
+      el('th', { scope: 'col', class: 'vault-actions' }, el('span', { class: 'visually-hidden' }, t('vault.actions'))))),
     tbody);
-  main.replaceChildren(header, breadcrumbs(), tools, table, trashSection);
-  renderTable(tbody);
+  main.replaceChildren(head, breadcrumbs(), tools, progress, el('div', { class: 'panel vault-panel' }, table), trashSection);
+  renderTable();
 }
 
-applyI18n();
+initVaultPage();
 render();
 document.body.dataset.loaded = 'true';
