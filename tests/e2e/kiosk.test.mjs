@@ -173,6 +173,9 @@ async function startExposedSite() {
 test('kiosk lists the open high and critical findings of the current site\'s latest audit', { timeout: TEST_TIMEOUT }, async (t) => {
   const site = await startExposedSite();
   const user = await admin.createUser(); // alone, so the kiosk shows just this site
+  // Exposure probes ask paths the site never linked: active work, so the user needs the scan
+  // permission (docs/scan.md "Who may scan what"); without it the audit finds no exposure.
+  await admin.mustOk('PUT', `/api/admin/users/${user.id}/scan-grant`);
   try {
     const userApi = await admin.as(user.username, user.password);
     const service = await userApi.mustOk('POST', '/api/v1/services', {

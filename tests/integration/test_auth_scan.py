@@ -202,11 +202,14 @@ class AuthScan(dc.DozorTestCase):
         hits = self.fixed.hits()
         self.assertTrue(all("Dozor" in h["headers"].get("User-Agent", "") for h in hits))
         # At most 5 paced request starts in any one second (one more for the window's edges); a
-        # redirect is followed at once (a hop within 20 ms of its request, counted apart).
-        times = sorted(h["t"] for h in hits)
-        hops = [t for prev, t in zip(times, times[1:]) if t - prev < 0.02]
-        paced = [t for t in times if t not in hops]
-        self.assertLessEqual(len(hops), 10, "requests start closer than 20 ms: pacing is broken")
+        # redirect is followed at once, so the request right after a 3xx answer is its hop, counted
+        # apart (told by the answer, not by a time gap that a loaded machine stretches).
+        ordered = sorted(hits, key=lambda h: h["t"])
+        hops = [h["t"] for prev, h in zip(ordered, ordered[1:])
+                if 300 <= (prev.get("status") or 0) < 400 and h["t"] - prev["t"] < 1.0]
+        paced = [h["t"] for h in ordered if h["t"] not in hops]
+        close = [t for prev, t in zip(paced, paced[1:]) if t - prev < 0.02]
+        self.assertLessEqual(len(close), 2, "requests start closer than 20 ms: pacing is broken")
         worst = max(sum(1 for t in paced[i:] if t - paced[i] < 1.0) for i in range(len(paced)))
         self.assertLessEqual(worst, 6, worst)
 
