@@ -86,7 +86,7 @@ bool remove_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
 std::int64_t count_locked(Connection& c, std::int64_t user_id) {
   auto& lock = c.prepare("SELECT id FROM users WHERE id = ? FOR UPDATE");
   lock.setInt64(1, user_id);
-  std::unique_ptr<sql::ResultSet>(lock.executeQuery());
+  std::unique_ptr<sql::ResultSet> locked(lock.executeQuery());  // the row lock lasts until COMMIT
   auto& st = c.prepare("SELECT COUNT(*) FROM channels WHERE user_id = ?");
   st.setInt64(1, user_id);
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
