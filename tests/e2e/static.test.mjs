@@ -10,7 +10,7 @@ import { REPO_ROOT } from './lib.mjs';
 import { STRINGS, DEFAULT_LANGUAGE } from '../../www/js/strings.js';
 
 const WWW = path.join(REPO_ROOT, 'www');
-const PAGES = ['login.html', 'dashboard.html', 'admin.html', 'security.html', 'kiosk.html', 'vault/login.html', 'privacy.html'];
+const PAGES = ['login.html', 'dashboard.html', 'admin.html', 'security.html', 'notifications.html', 'kiosk.html', 'vault/login.html', 'privacy.html'];
 
 async function read(rel) {
   return readFile(path.join(WWW, rel), 'utf8');
