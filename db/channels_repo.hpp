@@ -10,11 +10,28 @@
 
 namespace dozor::db::channels {
 
+// The channel's latest delivered outbox message (alerts, not tests: tests are sent inline).
+struct LastDelivery {
+  std::string at;    // ISO 8601 UTC with milliseconds
+  std::string kind;  // service_down, service_up, cert_expiring, owasp_findings
+  std::optional<std::string> service_name;
+};
+
+// The channel's latest failed send attempt of an outbox message, and what became of the message.
+struct LastFailure {
+  std::string at;
+  std::string error;
+  std::string state;  // the message now: pending (retried later), sent, failed (given up), cancelled
+};
+
 struct Channel {
   std::int64_t id = 0;
   std::string type;
   bool enabled = true;
   std::string params_json;
+  // From the outbox (migration 0034), filled by every read below; empty for a channel just made.
+  std::optional<LastDelivery> last_delivery;
+  std::optional<LastFailure> last_failure;
 };
 
 std::vector<Channel> list_by_user(Connection& c, std::int64_t user_id);

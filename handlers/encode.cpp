@@ -72,8 +72,19 @@ boost::json::value encode(const db::groups::Group& g, boost::json::storage_ptr s
 }
 
 boost::json::value encode(const db::channels::Channel& c, boost::json::storage_ptr sp) {
-  return boost::json::value(
-      {{"id", c.id}, {"type", c.type}, {"enabled", c.enabled}, {"params", masked_params(c.params_json)}}, sp);
+  // Additive to ChannelOut (docs/api.md): the outbox's latest delivered message and latest failed
+  // attempt, so a settings page can show whether the channel works.
+  boost::json::value delivery = nullptr, failure = nullptr;
+  if (const auto& d = c.last_delivery)
+    delivery = {{"at", d->at}, {"kind", d->kind}, {"service_name", or_null(d->service_name)}};
+  if (const auto& f = c.last_failure) failure = {{"at", f->at}, {"error", f->error}, {"message_state", f->state}};
+  return boost::json::value({{"id", c.id},
+                             {"type", c.type},
+                             {"enabled", c.enabled},
+                             {"params", masked_params(c.params_json)},
+                             {"last_delivery", std::move(delivery)},
+                             {"last_failure", std::move(failure)}},
+                            sp);
 }
 
 boost::json::value encode(const monitor::CheckResult& r, boost::json::storage_ptr sp) {

@@ -38,7 +38,12 @@ db::channels::Channel updated(const db::channels::Channel& old, const ChannelInp
       if (std::find(in.named.begin(), in.named.end(), std::string(key)) == in.named.end()) params[key] = value;
     if (!in.enabled_named) enabled = old.enabled;
   }
-  return {old.id, in.type, enabled, boost::json::serialize(keep_masked_secrets(std::move(params), old.params_json))};
+  return {old.id,
+          in.type,
+          enabled,
+          boost::json::serialize(keep_masked_secrets(std::move(params), old.params_json)),
+          old.last_delivery,
+          old.last_failure};
 }
 
 // Takes the user's row lock first (every writer's first lock): concurrent creates of one user
@@ -97,7 +102,7 @@ std::vector<db::channels::Channel> list_channels(db::Database& db, std::int64_t 
 }
 
 db::channels::Channel create_channel(db::Database& db, std::int64_t user_id, const ChannelInput& in) {
-  db::channels::Channel ch{0, in.type, in.enabled, boost::json::serialize(in.params)};
+  db::channels::Channel ch{0, in.type, in.enabled, boost::json::serialize(in.params), {}, {}};
   db.run(
       [&](db::Connection& c) {
         c.transaction([&] {
@@ -149,7 +154,7 @@ db::channels::Channel upsert_by_type(db::Database& db, std::int64_t user_id, con
             db::channels::update_owned(c, user_id, ch);
           } else {
             if (!room) throw full();
-            ch = {0, in.type, in.enabled, boost::json::serialize(in.params)};
+            ch = {0, in.type, in.enabled, boost::json::serialize(in.params), {}, {}};
             ch.id = db::channels::insert(c, user_id, ch);
           }
         });

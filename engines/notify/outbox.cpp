@@ -7,6 +7,8 @@
 #include <boost/json/parse.hpp>
 #include <vector>
 
+#include "engines/text/utf8.hpp"
+
 namespace dozor::notify {
 namespace {
 
@@ -69,13 +71,17 @@ void finish(db::Connection& c, const OutboxOptions& o, const Row& r, const SendR
   long wait = std::max(backoff_seconds(failed), res.retry_after_s);
   auto& st = c.prepare(
       "UPDATE notification_outbox SET state = ?, attempts = ?, next_attempt_at = NOW(3) + INTERVAL ? SECOND,"
-      " claimed_by = NULL, lease_until = NULL, last_error = ? WHERE id = ? AND claimed_by = ?");
+      " claimed_by = NULL, lease_until = NULL, last_error = ?, failed_at = NOW(3), failure = ?"
+      " WHERE id = ? AND claimed_by = ?");
+  // `failure` and `failed_at` outlive a later success (migration 0034): the channel's last failure.
+  std::string error = text::utf8_prefix(res.error, 1024);
   st.setString(1, failed >= kMaxAttempts ? "failed" : "pending");
   st.setInt(2, failed);
   st.setInt64(3, wait);
-  st.setString(4, res.error);
-  st.setInt64(5, r.id);
-  st.setString(6, o.owner);
+  st.setString(4, error);
+  st.setString(5, error);
+  st.setInt64(6, r.id);
+  st.setString(7, o.owner);
   st.executeUpdate();
 }
 

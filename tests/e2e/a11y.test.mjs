@@ -190,7 +190,7 @@ for (const scheme of ['light', 'dark']) {
 
 test('Russian pages at 360×740: no overlapping text, sticky bar under 100 px', { timeout: TEST_TIMEOUT }, async (t) => {
   await withPage(t, browser, async (page) => {
-    for (const path of ['/dashboard', '/security?target=http://example.com', '/admin', '/kiosk']) {
+    for (const path of ['/dashboard', '/security?target=http://example.com', '/notifications', '/admin', '/kiosk']) {
       await page.goto(path);
       await waitLoaded(page);
       const problems = await page.evaluate(textCollisions);

@@ -3,6 +3,7 @@
 import { chromium, request as pwRequest } from 'playwright-core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -269,6 +270,173 @@ export async function startTarget() {
     load,
     setDown: (value) => { down = Boolean(value); },
     close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+  };
+}
+
+/* ---- fake Telegram Bot API and SMTP sink (notifications) ------------------------------------- */
+
+/**
+ * The port of the stack's notify.telegram_api_base: scripts/test points it at 127.0.0.1, HTTPS
+ * port + 7 (scripts/lib/test_stack.sh), where the test that needs it starts a fake Bot API.
+ */
+export function telegramPort() {
+  const base = process.env.DOZOR_NOTIFY_TELEGRAM_API_BASE;
+  if (base) return Number(new URL(base).port);
+  return Number(new URL(BASE_URL).port || 443) + 7;
+}
+
+/**
+ * A fake Telegram Bot API on 127.0.0.1:port: POST /bot<token>/sendMessage answers like Telegram —
+ * ok for the tokens in `tokens`, 401 Unauthorized for any other. failNext(n): the next n requests
+ * answer 500. messages: {token, body} of every accepted message. close() stops it (a stopped
+ * server refuses connections); start() again on the same port.
+ */
+export async function startFakeTelegram({ port = telegramPort(), tokens = [] } = {}) {
+  const messages = [];
+  const known = new Set(tokens);
+  let failing = 0;
+  let server = null;
+  const handler = (req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      let body = null;
+      try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { body = null; }
+      const m = /^\/bot([^/]+)\/sendMessage$/.exec(req.url || '');
+      let code = 200;
+      let answer;
+      if (failing > 0) {
+        failing -= 1;
+        code = 500;
+        answer = { ok: false, error_code: 500, description: 'Internal Server Error' };
+      } else if (!m || !known.has(decodeURIComponent(m[1]))) {
+        code = 401;
+        answer = { ok: false, error_code: 401, description: 'Unauthorized' };
+      } else {
+        messages.push({ token: decodeURIComponent(m[1]), body });
+        answer = { ok: true, result: { message_id: messages.length } };
+      }
+      const data = JSON.stringify(answer);
+      res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) });
+      res.end(data);
+    });
+  };
+  const fake = {
+    port,
+    messages,
+    addToken: (token) => known.add(token),
+    failNext: (n) => { failing = n; },
+    async start() {
+      server = createServer(handler);
+      await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', resolve);
+      });
+    },
+    close: () => new Promise((resolve) => {
+      if (!server) { resolve(); return; }
+      server.closeAllConnections?.();
+      server.close(() => resolve());
+      server = null;
+    }),
+  };
+  await fake.start();
+  return fake;
+}
+
+/**
+ * A tiny SMTP server on 127.0.0.1 (random port) that keeps every message it is given. It offers
+ * AUTH PLAIN and LOGIN and accepts only the credentials in `logins` ({user: password}); without
+ * a login a message is taken too. setHanging(true): connections are accepted and never answered
+ * (a server that hangs). messages: {from, to, data, user}; subjectOf(data) decodes the Subject.
+ */
+export async function startSmtpSink({ logins = {} } = {}) {
+  const messages = [];
+  const sockets = new Set();
+  let hanging = false;
+  const server = createTcpServer((sock) => {
+    sockets.add(sock);
+    sock.on('close', () => sockets.delete(sock));
+    sock.on('error', () => {});
+    if (hanging) return;
+    const send = (line) => sock.write(`${line}\r\n`);
+    let buf = '';
+    let stage = 'command'; // command | data | auth-plain | auth-user | auth-pass
+    let mail = { from: null, to: [], data: '', user: null };
+    let user = null;
+    let pendingUser = null;
+    const check = (name, password) => {
+      if (Object.prototype.hasOwnProperty.call(logins, name) && logins[name] === password) {
+        user = name;
+        send('235 2.7.0 Authentication successful');
+      } else {
+        send('535 5.7.8 Authentication credentials invalid');
+      }
+    };
+    const plain = (b64) => {
+      const [, name, password] = Buffer.from(b64, 'base64').toString('utf8').split('\0');
+      check(name, password);
+    };
+    send('220 sink ESMTP');
+    sock.on('data', (chunk) => {
+      buf += chunk.toString('latin1');
+      for (;;) {
+        if (stage === 'data') {
+          const end = buf.indexOf('\r\n.\r\n');
+          if (end < 0) return;
+          mail.data = Buffer.from(buf.slice(0, end), 'latin1').toString('utf8');
+          mail.user = user;
+          buf = buf.slice(end + 5);
+          messages.push(mail);
+          mail = { from: null, to: [], data: '', user: null };
+          stage = 'command';
+          send('250 2.0.0 queued');
+          continue;
+        }
+        const nl = buf.indexOf('\r\n');
+        if (nl < 0) return;
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 2);
+        if (stage === 'auth-plain') { stage = 'command'; plain(line); continue; }
+        if (stage === 'auth-user') { pendingUser = Buffer.from(line, 'base64').toString('utf8'); stage = 'auth-pass'; send('334 UGFzc3dvcmQ6'); continue; }
+        if (stage === 'auth-pass') { stage = 'command'; check(pendingUser, Buffer.from(line, 'base64').toString('utf8')); continue; }
+        const [verb, ...rest] = line.split(' ');
+        switch (verb.toUpperCase()) {
+          case 'EHLO': send('250-sink'); send('250 AUTH PLAIN LOGIN'); break;
+          case 'HELO': send('250 sink'); break;
+          case 'AUTH':
+            if (/^PLAIN$/i.test(rest[0] || '') && rest[1]) plain(rest[1]);
+            else if (/^PLAIN$/i.test(rest[0] || '')) { stage = 'auth-plain'; send('334 '); }
+            else if (/^LOGIN$/i.test(rest[0] || '')) { stage = 'auth-user'; send('334 VXNlcm5hbWU6'); }
+            else send('504 5.5.4 Unrecognized authentication type');
+            break;
+          case 'MAIL': mail.from = line; send('250 2.1.0 ok'); break;
+          case 'RCPT': mail.to.push(line); send('250 2.1.5 ok'); break;
+          case 'DATA': stage = 'data'; send('354 go on'); break;
+          case 'QUIT': sock.end('221 bye\r\n'); return;
+          default: send('250 ok');
+        }
+      }
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  return {
+    port: server.address().port,
+    messages,
+    setHanging: (value) => { hanging = Boolean(value); },
+    subjectOf: (data) => {
+      const m = /^Subject: (.*(?:\r\n[ \t].*)*)/m.exec(data);
+      if (!m) return null;
+      return m[1].replace(/\r\n[ \t]/g, ' ')
+        .replace(/=\?UTF-8\?B\?([^?]*)\?=/gi, (_, b64) => Buffer.from(b64, 'base64').toString('utf8'));
+    },
+    close: () => new Promise((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    }),
   };
 }
 

@@ -7,11 +7,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT } from './lib.mjs';
 import { STRINGS } from '../../www/js/strings.js';
-import { checkErrorText, detailText, validationText } from '../../www/js/messages.js';
+import { checkErrorText, detailText, validationText, notifyErrorText, channelFieldText } from '../../www/js/messages.js';
 
 test('every key messages.js names exists in every language', async () => {
   const text = await readFile(path.join(REPO_ROOT, 'www', 'js', 'messages.js'), 'utf8');
-  const keys = [...text.matchAll(/\['((?:chk|error|v)\.[A-Za-z_.]+)'/g)].map((m) => m[1]);
+  const keys = [...text.matchAll(/\['((?:chk|error|v|ntf)\.[A-Za-z_.]+)'/g)].map((m) => m[1]);
   assert.ok(keys.length > 20);
   for (const lang of Object.keys(STRINGS)) {
     assert.deepEqual(keys.filter((k) => !(k in STRINGS[lang])), [], `${lang}: missing keys`);
@@ -50,7 +50,54 @@ test('vault rule errors in Russian: the reason a path is refused, a missing user
   assert.equal(validationText(item('empty path component'), 'ru'), STRINGS.ru['v.vaultEmptyName']);
   assert.equal(validationText(item("names starting with '.vault-' are reserved"), 'ru'), STRINGS.ru['v.vaultReserved']);
   assert.equal(validationText(item('the path is longer than 1024 bytes'), 'ru'), STRINGS.ru['v.vaultTooLong']);
-  assert.equal(validationText(item('empty path component'), 'en'), 'Value error, empty path component');
+  assert.equal(validationText(item('empty path component'), 'en'), 'Empty path component'); // issue 28 §4: no prefix
   assert.equal(detailText('User not found', 'ru'), STRINGS.ru['error.userNotFound']);
   assert.equal(detailText('No such rule', 'ru'), STRINGS.ru['error.noSuchRule']);
+});
+
+test('why a notification was not sent, in plain words in both languages (issue 28 §1)', () => {
+  const cases = [
+    ["Couldn't connect to server", 'ntf.err.refused'],
+    ['no answer within 10 s; the message may still arrive', 'ntf.err.timeout'],
+    ['Telegram answered HTTP 401: Unauthorized', 'ntf.err.tgToken'],
+    ['Telegram answered HTTP 400: Bad Request: chat not found', 'ntf.err.tgChat'],
+    ['Telegram answered HTTP 403: Forbidden: bot was blocked by the user', 'ntf.err.tgForbidden'],
+    ['Telegram answered HTTP 500: Internal Server Error', 'ntf.err.tgStatus'],
+    ['the channel is not configured: it needs a host', 'ntf.err.notConfigured'],
+    ['the channel has no sender: set from_addr (the operator may also set notify.smtp_from)', 'ntf.err.noSender'],
+    ["the channel's token holds characters a Telegram token never has; save the channel again", 'ntf.err.saveAgain'],
+    ['cannot connect: the host has no address the egress policy allows', 'ntf.err.unreachable'],
+    ['Login denied (SMTP 535)', 'ntf.err.login'],
+    ['Requested SSL level failed', 'ntf.err.starttls'],
+    ['Failed sending data to the peer (SMTP 550)', 'ntf.err.smtpRefused'],
+  ];
+  for (const lang of ['en', 'ru']) {
+    for (const [raw, key] of cases) {
+      const got = notifyErrorText(raw, lang);
+      assert.equal(got.original, raw);
+      assert.equal(got.text.split(/[0-9]/)[0], STRINGS[lang][key].split('{')[0].split(/[0-9]/)[0], `${lang}: ${raw}`);
+    }
+  }
+  assert.equal(notifyErrorText('Telegram answered HTTP 500: x', 'ru').text, 'Telegram отклонил сообщение (HTTP 500).');
+  assert.equal(notifyErrorText('something new', 'ru').text, STRINGS.ru['ntf.err.failed']);
+  assert.equal(notifyErrorText('something new', 'en').text, 'something new');
+});
+
+test('channel field errors: the channel rules in the page language, no "Value error," prefix (issue 28 §1, §4)', () => {
+  const token = { type: 'string_pattern_mismatch', loc: ['body', 'params', 'token'], msg: "String should match pattern '^[A-Za-z0-9:_-]+$'" };
+  assert.equal(channelFieldText('params.token', token, 'ru'), STRINGS.ru['ntf.v.token']);
+  assert.equal(channelFieldText('params.token', token, 'en'), STRINGS.en['ntf.v.token']);
+  const host = { type: 'value_error', msg: 'Value error, the host must be a DNS name or an IP address' };
+  assert.equal(channelFieldText('params.host', host, 'en'), STRINGS.en['ntf.v.host']);
+  const rcpt = { type: 'value_error', msg: 'value is not a valid email address', input: 'x@' };
+  assert.equal(channelFieldText('params.to_addrs.1', rcpt, 'ru'), '«x@» — не адрес эл. почты.');
+  const control = { type: 'value_error', msg: 'Value error, control characters (CR, LF, NUL …) are not allowed' };
+  assert.equal(channelFieldText('params.username', control, 'en'), STRINGS.en['ntf.v.control']);
+  const moved = { type: 'value_error', msg: 'Value error, the stored password is kept only for the same host: send it again to change host' };
+  assert.equal(channelFieldText('params.password', moved, 'ru'), STRINGS.ru['ntf.v.secretHost']);
+  assert.equal(channelFieldText('params.port', { type: 'less_than_equal', msg: 'Input should be less than or equal to 65535', ctx: { le: 65535 } }, 'ru'),
+    STRINGS.ru['ntf.v.port']);
+  // Any page: pydantic's prefix is dropped from English server messages.
+  assert.equal(validationText({ type: 'value_error', msg: 'Value error, something the page does not know' }, 'en'),
+    'Something the page does not know');
 });

@@ -82,7 +82,7 @@ test('pages load cleanly when signed out', { timeout: TEST_TIMEOUT }, async (t) 
 for (const lang of ['en', 'ru']) {
   test(`every page loads cleanly for the admin (${lang})`, { timeout: TEST_TIMEOUT }, async (t) => {
     await withPage(t, browser, async (page, { log }) => {
-      for (const path of ['/dashboard', '/admin', '/security', '/security?target=example.com', '/kiosk', '/kiosk.html']) {
+      for (const path of ['/dashboard', '/admin', '/security', '/security?target=example.com', '/notifications', '/kiosk', '/kiosk.html']) {
         clear(log);
         await assertCleanPage(page, log, path);
       }
@@ -97,7 +97,7 @@ for (const lang of ['en', 'ru']) {
 
 test('pages load cleanly for a plain user, /admin included', { timeout: TEST_TIMEOUT }, async (t) => {
   await withPage(t, browser, async (page, { log }) => {
-    for (const path of ['/dashboard', '/security', '/kiosk', '/admin']) {
+    for (const path of ['/dashboard', '/security', '/notifications', '/kiosk', '/admin']) {
       clear(log);
       await assertCleanPage(page, log, path);
     }
@@ -107,7 +107,7 @@ test('pages load cleanly for a plain user, /admin included', { timeout: TEST_TIM
 
 test('signed-in pages fit a phone screen without horizontal scrolling', { timeout: TEST_TIMEOUT }, async (t) => {
   await withPage(t, browser, async (page) => {
-    for (const path of ['/dashboard', '/admin', '/security?target=example.com', '/kiosk']) {
+    for (const path of ['/dashboard', '/admin', '/security?target=example.com', '/notifications', '/kiosk']) {
       await page.goto(path);
       await waitLoaded(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

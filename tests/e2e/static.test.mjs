@@ -10,8 +10,8 @@ import { REPO_ROOT } from './lib.mjs';
 import { STRINGS, DEFAULT_LANGUAGE } from '../../www/js/strings.js';
 
 const WWW = path.join(REPO_ROOT, 'www');
-const PAGES = ['index.html', 'login.html', 'dashboard.html', 'admin.html', 'security.html', 'kiosk.html', 'vault/login.html',
-  'privacy.html', 'vault/error-403.html', 'vault/error-502.html'];
+const PAGES = ['index.html', 'login.html', 'dashboard.html', 'admin.html', 'security.html', 'notifications.html', 'kiosk.html',
+  'vault/login.html', 'privacy.html', 'vault/error-403.html', 'vault/error-502.html'];
 
 async function read(rel) {
   return readFile(path.join(WWW, rel), 'utf8');

@@ -543,6 +543,50 @@ class NotifyTest(dc.DozorTestCase):
         self.assertEqual(row, [["sent", "2"]])
 
 
+    def test_the_channel_list_shows_each_channels_last_delivery_and_last_failure_from_the_outbox(self):
+        user = self.new_user("dlv")
+        tg = self.messenger(user)
+        quiet = self.mailbox(user)  # a channel the outbox never used: nothing to show
+        self.assertIsNone(tg["last_delivery"])
+        self.assertIsNone(tg["last_failure"])
+
+        def mine(channel_id):
+            listed = dc.get("/api/v1/channels", token=user.token).json
+            return next(c for c in listed if c["id"] == channel_id)
+
+        payload = {"service_id": 1, "incident_id": 9, "up": False, "service_name": "Shop main",
+                   "url": "https://shop.example/", "error": "HTTP status 500", "outage_seconds": 0,
+                   "at": "2026-11-23T06:00:00Z"}
+        self.telegram.fail_next = 1  # the first attempt fails: a failure, the message kept for a retry
+        self.enqueue(user, tg["id"], "incident:9:down", payload)
+        self.assertTrue(dc.wait_until(lambda: mine(tg["id"])["last_failure"] is not None, 30, 0.5))
+        ch = mine(tg["id"])
+        self.assertIsNone(ch["last_delivery"], ch)
+        self.assertEqual(ch["last_failure"]["message_state"], "pending", ch)
+        self.assertIn("Telegram answered HTTP 500", ch["last_failure"]["error"])
+        self.assertRegex(ch["last_failure"]["at"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+        self.assertNotIn(TOKEN, json.dumps(ch))
+        # The retry, without waiting out the 15 s backoff: delivered, and the failure stays on record.
+        dc.db_query("UPDATE notification_outbox SET next_attempt_at = NOW(3) WHERE user_id = %d" % user.id)
+        self.assertTrue(dc.wait_until(lambda: mine(tg["id"])["last_delivery"] is not None, 30, 0.5))
+        ch = mine(tg["id"])
+        self.assertEqual((ch["last_delivery"]["kind"], ch["last_delivery"]["service_name"]),
+                         ("service_down", "Shop main"), ch)
+        self.assertGreaterEqual(ch["last_delivery"]["at"], ch["last_failure"]["at"])
+        self.assertEqual(ch["last_failure"]["message_state"], "sent", ch)
+        # The latest of several: a later delivery replaces the earlier one.
+        self.enqueue(user, tg["id"], "incident:9:up", dict(payload, up=True, service_name="Shop again"))
+        self.assertTrue(dc.wait_until(
+            lambda: (mine(tg["id"])["last_delivery"] or {}).get("service_name") == "Shop again", 30, 0.5))
+        self.assertEqual(mine(tg["id"])["last_delivery"]["kind"], "service_down")  # enqueue() writes that kind
+        # Per channel, and an update keeps them in its answer.
+        self.assertIsNone(mine(quiet["id"])["last_delivery"])
+        self.assertIsNone(mine(quiet["id"])["last_failure"])
+        r = dc.put("/api/v1/channels/%d" % tg["id"], {"type": "messenger", "params": tg["params"]}, token=user.token)
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json["last_delivery"]["service_name"], "Shop again")
+        self.assertEqual(r.json["last_failure"]["message_state"], "sent")
+
     def test_an_outage_and_its_recovery_are_each_told_once_even_if_dozord_is_killed(self):
         user = self.new_user("e2e")
         self.messenger(user)

@@ -74,6 +74,7 @@ const DETAILS = [
   [/^(CSRF token missing or invalid|Cross-origin request refused|Cross-site request refused)$/i, () => ['error.vaultStale']],
   [/^document editing is not configured$/i, () => ['error.vaultNoDocedit']],
   [/^not an office document$/i, () => ['error.vaultNotOffice']],
+  [/Channel limit reached: at most (\d+)/i, (m) => ['error.channelLimit', { n: m[1] }]],
 ];
 
 /** Translated text of a known `detail`, or null. */
@@ -114,7 +115,8 @@ const VALIDATION = [
  * sentence — never the server's English.
  */
 export function validationText(item, lang) {
-  if (lang === 'en' && item.msg) return String(item.msg);
+  // pydantic's "Value error, " prefix says nothing to a person (issue 28 §4).
+  if (lang === 'en' && item.msg) return plainMessage(String(item.msg));
   const t = translator(lang);
   const msg = item.msg ? String(item.msg) : '';
   for (const [pattern, make] of VALIDATION) {
@@ -126,5 +128,78 @@ export function validationText(item, lang) {
   const params = item.ctx && typeof item.ctx === 'object' ? item.ctx : {};
   const needed = template ? [...template.matchAll(/\{(\w+)\}/g)].map((x) => x[1]) : [];
   if (template && needed.every((name) => params[name] !== undefined)) return t(key, params);
-  return lang === 'en' && msg ? msg : t('v.invalid');
+  return lang === 'en' && msg ? plainMessage(msg) : t('v.invalid');
+}
+
+/** A server message without pydantic's "Value error, " prefix, starting with a capital letter. */
+function plainMessage(msg) {
+  const rest = msg.replace(/^Value error,\s*/i, '');
+  return rest ? rest.charAt(0).toUpperCase() + rest.slice(1) : msg;
+}
+
+/* ---- notification channels (www/js/notifications.js) --------------------------------------- */
+
+// Why a notification was not sent: engines/notify/send's own texts, Telegram's answers and
+// libcurl's curl_easy_strerror texts, told in plain words.
+const NOTIFY_ERRORS = [
+  [/^no answer within (\d+) s/i, (m) => ['ntf.err.timeout', { n: m[1] }]],
+  [/^Telegram answered HTTP 401/i, () => ['ntf.err.tgToken']],
+  [/^Telegram answered HTTP 404/i, () => ['ntf.err.tgToken']],
+  [/^Telegram answered HTTP 400: .*chat not found/i, () => ['ntf.err.tgChat']],
+  [/^Telegram answered HTTP 403/i, () => ['ntf.err.tgForbidden']],
+  [/^Telegram answered HTTP 429/i, () => ['ntf.err.tgLimit']],
+  [/^Telegram answered HTTP (\d+)/i, (m) => ['ntf.err.tgStatus', { code: m[1] }]],
+  [/^the channel is not configured/i, () => ['ntf.err.notConfigured']],
+  [/^the channel has no recipients/i, () => ['ntf.err.noRecipients']],
+  [/^the channel has no sender/i, () => ['ntf.err.noSender']],
+  [/save the channel again/i, () => ['ntf.err.saveAgain']],
+  [/^cannot connect: the host has no address/i, () => ['ntf.err.unreachable']],
+  [/^Couldn't resolve (host|proxy)/i, () => ['ntf.err.unreachable']],
+  [/^Couldn't connect to (server|host)/i, () => ['ntf.err.refused']],
+  [/^Login denied/i, () => ['ntf.err.login']],
+  [/^Requested SSL level failed/i, () => ['ntf.err.starttls']],
+  [/\(SMTP (5\d\d)\)$/, (m) => ['ntf.err.smtpRefused', { code: m[1] }]],
+  [/^(SSL peer certificate|SSL certificate problem|Peer certificate)/i, () => ['ntf.err.cert']],
+  [/^SSL connect error|^SSL|TLS/i, () => ['ntf.err.tls']],
+  [/^(Failure when receiving|Failed sending|Send failure|Recv failure|Server returned nothing)/i, () => ['ntf.err.connectionLost']],
+  [/^(Weird server reply|Unsupported protocol|Received HTTP\/0\.9)/i, () => ['ntf.err.badReply']],
+  [/^Timeout was reached$/i, () => ['ntf.err.timeout', { n: 10 }]],
+];
+
+/**
+ * Why a test message or an alert was not delivered, in the page's language; the server's text
+ * goes to `original` (a tooltip) when it was translated.
+ * @returns {{text: string, original: string|null}}
+ */
+export function notifyErrorText(error, lang) {
+  const raw = String(error ?? '');
+  const t = translator(lang);
+  for (const [pattern, make] of NOTIFY_ERRORS) {
+    const m = pattern.exec(raw);
+    if (m) { const [key, params] = make(m); return { text: t(key, params), original: raw }; }
+  }
+  return lang === 'en' && raw ? { text: raw, original: null } : { text: t('ntf.err.failed'), original: raw || null };
+}
+
+/**
+ * The message of one 422 item about a channel's field (`field`: its loc after "body", joined by
+ * dots: "params.token", "params.to_addrs.2"), in the page's language: the channel's own rules
+ * (docs/notifications.md "What a channel may hold") first, then validationText.
+ */
+export function channelFieldText(field, item, lang) {
+  const t = translator(lang);
+  const msg = String(item.msg || '');
+  const type = item.type || '';
+  if (/control characters/i.test(msg)) return t('ntf.v.control');
+  if (/kept only for the same host/i.test(msg)) return t('ntf.v.secretHost');
+  if (/credentials are masked/i.test(msg)) return t('ntf.v.proxyMasked');
+  if (type === 'missing') return t('v.missing');
+  if (field === 'params.token' && type === 'string_pattern_mismatch') return t('ntf.v.token');
+  if (field === 'params.host' && type === 'value_error') return t('ntf.v.host');
+  if (field === 'params.proxy' && type !== 'string_too_long') return t('ntf.v.proxy');
+  if (field === 'params.port' && /^(int_|less_than|greater_than)/.test(type)) return t('ntf.v.port');
+  if (field === 'params.from_addr' && type === 'value_error') return t('v.email');
+  if (field === 'params.to_addrs' && type === 'too_long') return t('ntf.v.recipientsMax', { n: item.ctx?.max_length ?? 10 });
+  if (field.startsWith('params.to_addrs.') && type === 'value_error') return t('ntf.v.recipient', { value: String(item.input ?? '') });
+  return validationText(item, lang);
 }

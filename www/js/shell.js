@@ -8,6 +8,7 @@ import { LANGUAGES } from './strings.js';
 const NAV = [
   { id: 'dashboard', href: '/dashboard', key: 'nav.dashboard' },
   { id: 'security', href: '/security', key: 'nav.security' },
+  { id: 'notifications', href: '/notifications', key: 'nav.notifications' },
   { id: 'kiosk', href: '/kiosk', key: 'nav.kiosk' },
   { id: 'vault', href: '/vault', key: 'nav.vault' },
   { id: 'admin', href: '/admin', key: 'nav.admin', adminOnly: true },
