@@ -177,9 +177,8 @@ class AnalyzerBoundsTest(dc.DozorTestCase):
     def assertRefused(self, r, took: float, how: str):
         self.assertLess(took, PDF_SECONDS, "%s took %.1f s" % (how, took))
         self.assertEqual(r.status, 422, "%s: %s" % (how, r.text[:500]))
-        self.assertEqual(r.json["detail"][0]["msg"],
-                         "the PDF draws more text than allowed: page 1 draws more than %d characters"
-                         % PDF_PAGE_MAX_CHARS, r.text)
+        self.assertIn("the PDF draws more text than allowed: page 1 draws more than %d characters"
+                      % PDF_PAGE_MAX_CHARS, r.json["detail"][0]["msg"], r.text)
 
     def test_a_pdf_drawing_one_form_thousands_of_times_is_refused_within_seconds(self):
         body = pdf_form_drawn(20000, 2000)
