@@ -141,6 +141,12 @@ inline constexpr std::size_t kOcrTextLayerMinChars = 16;    // visible character
 // normalised text the detector matches.
 inline constexpr std::size_t kCellContextBytes = 256;  // a cell's context: its header, the nearest cells of its row
 inline constexpr std::size_t kMaxBiks = 256;           // distinct BIKs that key accounts (past it, context decides)
+// Characters one PDF page draws, counted while poppler draws them (extract_pdf.cpp): every glyph,
+// again each time a form XObject is drawn again, an ActualText span by its length. Past it the
+// page stops and the document is refused: poppler's text page holds ~300 bytes per character and
+// its time grows faster than their number (a page drawing one 20,000-character form 2,000 times
+// passed 2.7 GB and two minutes). Real pages draw a few thousand.
+inline constexpr std::size_t kPdfPageMaxChars = 200000;
 
 // The vault's checks for personal data in flight (each reads up to analyzer.max_document into
 // dozor-fcgi's memory and holds a thread), per user and per host (every worker process

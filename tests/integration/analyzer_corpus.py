@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 
 
 def xml_escape(s: str) -> str:
@@ -282,6 +283,52 @@ def pdf(pages: list[list[str]]) -> bytes:
         out += b"%010d 00000 n \n" % off
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
+
+
+def _pdf_file(objects: list[bytes]) -> bytes:
+    """The file of `objects`, numbered from 1 (object 1 the catalog), with a correct xref."""
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, o in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, o)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _deflated(entries: bytes, data: bytes) -> bytes:
+    z = zlib.compress(data, 9)
+    return b"<< %s /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (entries, len(z), z)
+
+
+def pdf_form_drawn(form_chars: int, draws: int) -> bytes:
+    """A hostile PDF (issue 26 §1): one page drawing one form XObject — `form_chars` characters
+    of Helvetica in lines of 100 — `draws` times, both streams deflated. A 2 KB file whose page
+    draws form_chars × draws characters (40 million for 20,000 × 2,000): poppler-cpp's page text
+    once took minutes and gigabytes for it."""
+    line = b""
+    while len(line) < 100:
+        line += b"Ivanov Ivan SNILS 112-233-445 95 "
+    ops, left = [b"BT /F1 6 Tf 10 780 Td 7 TL"], form_chars
+    while left > 0:
+        ops.append(b"(%s) Tj T*" % line[:min(100, left)])
+        left -= min(100, left)
+    ops.append(b"ET")
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    return _pdf_file([
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> "
+        b"/XObject << /X0 5 0 R >> >> /Contents 6 0 R >>",
+        font,
+        _deflated(b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >>",
+                  b" ".join(ops)),
+        _deflated(b"", b"/X0 Do\n" * draws),
+    ])
 
 
 def html(paragraphs: list[str]) -> bytes:

@@ -5,6 +5,9 @@
   cells with repeated columns and rows (ODS) — a few KB that once cost the analyzer's worker
   cells² × the string's length (1.4 GB for 1,200 cells) are answered fast, through the analyzer's
   API and through /vault/analyze, while the worker's resident memory grows less than a fixed bound;
+- a hostile PDF — one page drawing one form XObject of 20,000 characters 2,000 times, 1 KB that
+  once kept poppler busy for minutes and gigabytes — is refused (422, the reason named) within
+  seconds, with the same bound on the worker's memory;
 - /vault/analyze admits one check per user and kVaultChecksInFlight at once, and answers 429 with
   Retry-After beyond them (held open by occupying every analyzer thread with a URL document
   whose server does not answer until the test lets it)."""
@@ -22,7 +25,7 @@ from pathlib import Path
 
 import dozor_client as dc
 import test_vault as tv
-from analyzer_corpus import long_text, ods_long_row, xlsx_shared
+from analyzer_corpus import long_text, ods_long_row, pdf_form_drawn, xlsx_shared
 from test_analyzer import ANALYZER, analyze
 
 # The worker's resident memory may grow this much while it reads one hostile document. The
@@ -32,6 +35,8 @@ RSS_GROWTH_MIB = 256
 SECONDS = 60  # a clear answer within this (the same documents took minutes, or never ended)
 
 # limits::analyzer (engines/limits.hpp)
+PDF_PAGE_MAX_CHARS = 200000  # kPdfPageMaxChars
+PDF_SECONDS = 20  # the hostile PDF stops after a few of its 2,000 draws
 VAULT_CHECKS_PER_USER = 1
 VAULT_CHECKS_IN_FLIGHT = 4
 VAULT_CHECK_RETRY_AFTER = "5"
@@ -168,6 +173,36 @@ class AnalyzerBoundsTest(dc.DozorTestCase):
                     self.assertEqual(r.json["path"], self.home + "/" + filename)
                 self.assertLess(watch.growth_mib(), RSS_GROWTH_MIB,
                                 "%s: the worker grew %.0f MiB" % (name, watch.growth_mib()))
+
+    def assertRefused(self, r, took: float, how: str):
+        self.assertLess(took, PDF_SECONDS, "%s took %.1f s" % (how, took))
+        self.assertEqual(r.status, 422, "%s: %s" % (how, r.text[:500]))
+        self.assertIn("the PDF draws more text than allowed: page 1 draws more than %d characters"
+                      % PDF_PAGE_MAX_CHARS, r.json["detail"][0]["msg"], r.text)
+
+    def test_a_pdf_drawing_one_form_thousands_of_times_is_refused_within_seconds(self):
+        body = pdf_form_drawn(20000, 2000)
+        self.assertLess(len(body), 2048)
+        with RssWatch() as watch:
+            started = time.monotonic()
+            r = analyze(body, content_type="application/pdf")
+            took = time.monotonic() - started
+        self.assertRefused(r, took, "analyze")
+        self.assertLess(watch.growth_mib(), RSS_GROWTH_MIB, "the worker grew %.0f MiB" % watch.growth_mib())
+        # Through the vault's check for personal data.
+        filename = "forms-%s.pdf" % secrets.token_hex(3)
+        r = self.vault.upload(self.home, [(filename, body)])
+        self.assertEqual(r.status, 200, r)
+        with RssWatch() as watch:
+            started = time.monotonic()
+            r = self.vault.get("analyze", self.home + "/" + filename)
+            took = time.monotonic() - started
+        self.assertRefused(r, took, "vault")
+        self.assertLess(watch.growth_mib(), RSS_GROWTH_MIB, "the worker grew %.0f MiB" % watch.growth_mib())
+        # At the bound the same shape is read: 20 draws of a 10,000-character form.
+        r = analyze(pdf_form_drawn(PDF_PAGE_MAX_CHARS // 20, 20), content_type="application/pdf")
+        self.assertEqual(r.status, 200, r.text[:500])
+        self.assertEqual(r.json["document"]["type"], "pdf")
 
 
 def slots_held(path: Path, count: int) -> int:

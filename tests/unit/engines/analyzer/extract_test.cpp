@@ -1,11 +1,17 @@
 #include "engines/analyzer/extract.hpp"
 
+#include <poppler/cpp/poppler-document.h>
+#include <poppler/cpp/poppler-page.h>
+
 #include <boost/test/unit_test.hpp>
+#include <chrono>
 #include <fstream>
 #include <iterator>
+#include <memory>
 
 #include "dozor_source_dir.hpp"
 #include "engines/analyzer/text.hpp"
+#include "tests/unit/support/pdf_writer.hpp"
 #include "tests/unit/support/zip_writer.hpp"
 
 using namespace dozor::analyzer;
@@ -155,6 +161,34 @@ BOOST_AUTO_TEST_CASE(pdf_without_a_page_tree_is_malformed) {
   BOOST_CHECK_THROW(
       extract_pdf("%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >>\ntrailer << /Root 1 0 R >>\n%%EOF", {}),
       BadDocument);
+}
+
+// The page's text is what poppler-cpp's page::text() gave (physical layout, the same reading
+// order), now read through poppler's core API within bounds.
+BOOST_AUTO_TEST_CASE(page_text_is_the_physical_layout_poppler_cpp_gave) {
+  std::ifstream in(std::string(DOZOR_SOURCE_DIR) + "/tests/fuzz/corpus/analyzer_pdf/two-pages.pdf", std::ios::binary);
+  std::string seed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  BOOST_REQUIRE(!seed.empty());
+  // Two columns on shared baselines, a heading, small print and a rotated margin note.
+  std::string columns = dozor::test::pdf_page(
+      "BT /F1 16 Tf 72 740 Td (Quarterly report) Tj ET "
+      "BT /F1 10 Tf 72 700 Td 12 TL (Left column, line one) Tj T* (Left column, line two) Tj ET "
+      "BT /F1 10 Tf 320 700 Td 12 TL (Right column, line one) Tj T* (SNILS 112-233-445 95) Tj ET "
+      "BT /F1 6 Tf 72 60 Td (A footnote in small print.) Tj ET "
+      "BT /F1 10 Tf 0 1 -1 0 580 300 Tm (Rotated margin note) Tj ET");
+  for (const std::string& pdf : {seed, columns}) {
+    auto doc = extract_pdf(pdf, {});
+    std::unique_ptr<poppler::document> old(
+        poppler::document::load_from_raw_data(pdf.data(), static_cast<int>(pdf.size())));
+    BOOST_REQUIRE(old);
+    BOOST_REQUIRE(doc.segments.size() == static_cast<std::size_t>(old->pages()));
+    for (int i = 0; i < old->pages(); ++i) {
+      std::unique_ptr<poppler::page> page(old->create_page(i));
+      auto utf8 = page->text().to_utf8();
+      BOOST_TEST(doc.segments[static_cast<std::size_t>(i)].text == std::string(utf8.begin(), utf8.end()));
+      BOOST_TEST(doc.segments[static_cast<std::size_t>(i)].where.ref == std::to_string(i + 1));
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -313,6 +347,89 @@ BOOST_AUTO_TEST_CASE(ods_cells_with_repeated_columns_and_rows_stay_within_the_wi
   BOOST_TEST(doc.segments[400].where.ref == "A1001");
   for (const auto& s : doc.segments) BOOST_TEST(s.context.size() <= kCellContextBytes);
   BOOST_TEST(doc.text_bytes == derived_bytes(doc));
+}
+
+// A PDF page's text is bounded while poppler draws it (issue 26 §1): a page drawing one form
+// XObject of 20,000 characters 2,000 times once took poppler-cpp's page::text() minutes and
+// gigabytes before any limit could look at its text.
+namespace {
+using dozor::limits::analyzer::kPdfPageMaxChars;
+using clock_type = std::chrono::steady_clock;
+
+// `chars` characters of Helvetica (one character each, none a PDF string escapes) in lines of
+// 100, from the top of the page down (and past its bottom: drawn there too, and counted).
+std::string text_ops(std::size_t chars) {
+  std::string line;
+  while (line.size() < 100) line += "Ivanov Ivan SNILS 112-233-445 95 ";
+  std::string ops = "BT /F1 6 Tf 10 780 Td 7 TL ";
+  for (std::size_t left = chars; left > 0;) {
+    std::size_t n = std::min<std::size_t>(100, left);
+    ops += "(" + line.substr(0, n) + ") Tj T* ";
+    left -= n;
+  }
+  return ops + "ET";
+}
+
+std::string repeat(const std::string& s, std::size_t times) {
+  std::string out;
+  for (std::size_t i = 0; i < times; ++i) out += s;
+  return out;
+}
+
+// One page drawing form /X0 `draws` times, then `extra` characters of its own.
+std::string form_drawn_pdf(const std::string& form, std::size_t draws, std::size_t extra = 0) {
+  return dozor::test::pdf_page(repeat("/X0 Do\n", draws) + (extra ? text_ops(extra) : ""), {form});
+}
+
+bool draws_too_much(const BadDocument& e) {
+  std::string what = e.what();
+  return what.find("the PDF draws more text than allowed: page 1 draws more than " + std::to_string(kPdfPageMaxChars) +
+                   " characters") != std::string::npos;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_page_drawing_one_form_thousands_of_times_is_stopped_while_it_is_drawn,
+                     *boost::unit_test::timeout(120)) {
+  std::string pdf = form_drawn_pdf(text_ops(20000), 2000);
+  BOOST_TEST(pdf.size() < 64u << 10);
+  auto started = clock_type::now();
+  BOOST_CHECK_EXCEPTION(extract_pdf(pdf, {}), BadDocument, draws_too_much);
+  // Refused after the few draws that pass the bound, not after 40 million characters.
+  BOOST_TEST((clock_type::now() - started < std::chrono::seconds(20)));
+}
+
+BOOST_AUTO_TEST_CASE(the_characters_a_page_draws_are_bounded_at_n_and_n_plus_one) {
+  static_assert(kPdfPageMaxChars % 10 == 0);
+  std::string form = text_ops(kPdfPageMaxChars / 10);
+  auto at_n = extract_pdf(form_drawn_pdf(form, 10), {});
+  BOOST_REQUIRE(at_n.segments.size() == 1u);
+  BOOST_TEST(at_n.segments[0].text.find("Ivanov Ivan SNILS 112-233-445 95") != std::string::npos);
+  BOOST_CHECK_EXCEPTION(extract_pdf(form_drawn_pdf(form, 10, 1), {}), BadDocument, draws_too_much);
+}
+
+BOOST_AUTO_TEST_CASE(an_actual_text_span_counts_by_its_length_at_n_and_n_plus_one) {
+  // One glyph inside a span whose ActualText replaces it with 999 characters: 1,000 a draw.
+  static_assert(kPdfPageMaxChars % 1000 == 0);
+  std::string form = "/Span << /ActualText (" + std::string(999, 'a') + ") >> BDC BT /F1 6 Tf 10 700 Td (x) Tj ET EMC";
+  auto at_n = extract_pdf(form_drawn_pdf(form, kPdfPageMaxChars / 1000), {});
+  BOOST_REQUIRE(at_n.segments.size() == 1u);
+  BOOST_TEST(at_n.segments[0].text.find(std::string(999, 'a')) != std::string::npos);
+  BOOST_CHECK_EXCEPTION(extract_pdf(form_drawn_pdf(form, kPdfPageMaxChars / 1000, 1), {}), BadDocument, draws_too_much);
+}
+
+BOOST_AUTO_TEST_CASE(the_deadline_stops_a_page_in_the_middle, *boost::unit_test::timeout(120)) {
+  // 30 forms, each drawing the next twice, the last a line: 2^30 lines and no text to count —
+  // hours of drawing, stopped by a 1-second deadline while the page is drawn.
+  std::vector<std::string> forms(30, "/X Do /X Do");
+  forms.back() = "0 0 m 10 10 l S";
+  std::string pdf = dozor::test::pdf_page(text_ops(40) + " /X0 Do", forms);
+  ExtractLimits limits;
+  limits.deadline = Deadline::in(1);
+  auto started = clock_type::now();
+  BOOST_CHECK_EXCEPTION(extract_pdf(pdf, limits), BadDocument, [](const BadDocument& e) {
+    return std::string(e.what()).find("1 s allowed for one document (analyzer.max_seconds)") != std::string::npos;
+  });
+  BOOST_TEST((clock_type::now() - started < std::chrono::seconds(10)));
 }
 
 BOOST_AUTO_TEST_CASE(the_text_limit_counts_context_and_location_at_n_and_n_plus_one) {
