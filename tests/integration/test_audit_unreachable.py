@@ -96,7 +96,7 @@ class Unreachable(dc.DozorTestCase):
         with Silent() as silent:
             r = dc.post("/api/v1/owasp/scan/%s" % dc.enc(silent.url()), token=self.user.token, timeout=150)
         self.assertUnreachable(r, re.compile(r"^could not reach 127\.0\.0\.1:%d: timed out( after \d+ ms)?$" % silent.port))
-        self.assertEqual(stored(self.user), 0)
+        self.assertEqual(stored(self.user, silent.url()), 0)
 
     def test_a_batch_row_says_why_and_has_no_audit(self):
         user = self.new_user("unb")
