@@ -5,6 +5,7 @@
 
 #include "db/errors.hpp"
 #include "engines/errors.hpp"
+#include "engines/net/unreachable.hpp"
 #include "engines/secrets.hpp"
 #include "engines/text/utf8.hpp"
 #include "engines/vault/multipart.hpp"
@@ -148,6 +149,8 @@ Response response_for(const std::exception_ptr& e) {
     return Response::error(404, n.what());
   } catch (const Conflict& c) {
     return Response::error(409, c.what());
+  } catch (const net::TargetUnreachable& t) {
+    return Response::error(502, t.what());
   } catch (const Unavailable& u) {
     std::cerr << "unavailable: " << u.what() << "\n";
     return Response::error(503, "Service temporarily unavailable").with_header("Retry-After", "5");

@@ -7,6 +7,8 @@
 #include "engines/audit/headers/check.hpp"
 #include "engines/audit/headers/observatory.hpp"
 #include "engines/audit/passive/passive.hpp"
+#include "engines/crawl/unreachable.hpp"
+#include "engines/net/unreachable.hpp"
 
 namespace dozor::audit {
 namespace {
@@ -130,6 +132,10 @@ AuditReport run_audit(const std::string& target, const net::EgressPolicy& policy
       observers.observe_script(url, page, text);
     };
     crawl = crawl::crawl(target, policy, co);
+    // No answer from the target's own page: nothing was audited, and a result would read as
+    // "no findings" (docs/audit.md "A target that cannot be reached").
+    if (auto unreachable = crawl::start_unreachable(crawl); unreachable && !options.scan.cancel.cancelled())
+      throw net::TargetUnreachable(*unreachable);
     report.crawl = {crawl.pages.size(), crawl.stopped, crawl.requests};
     observers.finish(crawl, parts);
   } else {

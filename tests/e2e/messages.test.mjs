@@ -101,3 +101,19 @@ test('channel field errors: the channel rules in the page language, no "Value er
   assert.equal(validationText({ type: 'value_error', msg: 'Value error, something the page does not know' }, 'en'),
     'Something the page does not know');
 });
+
+test('an unreachable audit target: the host and the reason in the page\'s language (issue 28 §3)', () => {
+  assert.equal(detailText('could not reach 127.0.0.1:9: connection refused', 'ru'),
+    'Сайт недоступен (127.0.0.1:9): соединение отклонено. Проверка не проводилась, ничего не сохранено.');
+  assert.equal(detailText('could not reach 127.0.0.1:9: connection refused', 'en'),
+    'The site could not be reached (127.0.0.1:9): connection refused. Nothing was checked and nothing was saved.');
+  assert.match(detailText('could not reach example.com:443: timed out after 10000 ms', 'ru'), /нет ответа за 10000 мс/);
+  assert.match(detailText('could not reach example.com:443: timed out', 'ru'), /нет ответа вовремя/);
+  assert.match(detailText('could not reach a.example:443: TLS handshake failed: SSL connect error', 'ru'),
+    /не удалось установить соединение TLS/);
+  assert.match(detailText('could not reach a.example:443: TLS handshake failed: SSL certificate problem: self-signed certificate', 'ru'),
+    /сертификат TLS недействителен/);
+  assert.match(detailText('could not reach x.example:443: the host name does not resolve, or only to addresses the egress policy refuses', 'ru'),
+    /хост недоступен/);
+  assert.equal(detailText('Backend unavailable', 'ru'), null, 'nginx\'s own 502 is not this');
+});

@@ -241,3 +241,42 @@ test('security page in Russian: the audit panel speaks Russian', { timeout: TEST
     assert.equal(await page.locator('#report-lang').inputValue(), 'ru', 'the report language follows the page');
   }, { token, lang: 'ru' });
 });
+
+/** A loopback port nobody listens on (bound, read, closed). */
+async function closedPort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+// Issue 28 §3: a site that gives no answer is an error with its reason in the page's language —
+// never a grade or "no findings" — for the full audit and for the DOCX button.
+test('security page: an unreachable site is an error with its reason, in English and in Russian', { timeout: TEST_TIMEOUT * 2 }, async (t) => {
+  const port = await closedPort();
+  const target = `http://127.0.0.1:${port}/`;
+  const token = await api.login(user.username, user.password);
+  const cases = [
+    { lang: 'en', run: 'Run full audit', download: 'Download report (DOCX)', text: `The site could not be reached (127.0.0.1:${port}): connection refused.` },
+    { lang: 'ru', run: 'Запустить полный аудит', download: 'Скачать отчёт (DOCX)', text: `Сайт недоступен (127.0.0.1:${port}): соединение отклонено.` },
+  ];
+  for (const c of cases) {
+    await withPage(t, browser, async (page) => {
+      await page.goto(`/security?target=${encodeURIComponent(target)}`);
+      await waitLoaded(page);
+      await page.getByRole('button', { name: c.run }).click();
+      const output = page.locator('#panel-audit-output');
+      const error = output.locator('.notice-error');
+      await error.waitFor({ timeout: 90_000 });
+      assert.ok((await error.textContent()).includes(c.text), `${c.lang}: ${await error.textContent()}`);
+      assert.equal(await output.locator('[data-result="audit"]').count(), 0, 'no audit result is drawn');
+      assert.equal(await output.locator('.grade').count(), 0, 'no grade');
+
+      await page.getByRole('button', { name: c.download }).click();
+      const status = page.locator('.report-controls [role="status"]');
+      await page.waitForFunction((el) => el.textContent.length > 0 && !el.textContent.includes('…'), await status.elementHandle(), { timeout: 90_000 });
+      assert.ok((await status.textContent()).includes(c.text), `${c.lang} DOCX: ${await status.textContent()}`);
+    }, { token, lang: c.lang });
+  }
+});

@@ -97,12 +97,17 @@ export function errorFrom(res, data) {
  * The user's text for a non-422 error. The server's `detail` is English: it is shown as is only on
  * English pages and only for 4xx answers (they name the problem: "A user with this e-mail already
  * exists"); other languages get a translation of a known detail or a text per status. 429 and
- * 5xx always get the page's own text (with the wait from Retry-After), never "HTTP 500" twice.
+ * 5xx always get the page's own text (with the wait from Retry-After), never "HTTP 500" twice —
+ * except a 502 whose detail says which audited site could not be reached, told in the page's language.
  */
 function statusMessage(status, detail, retryAfter) {
   const wait = retryAfter !== null && retryAfter !== undefined;
   if (status === 429) return wait ? t('error.tooMany', { seconds: retryAfter }) : t('error.tooManyLater');
   if (status === 503) return wait ? t('error.unavailableFor', { seconds: retryAfter }) : t('error.unavailable');
+  // A 502 of Dozor's own (the audited site gave no answer) names the site and the reason; nginx's
+  // 502 (the backend is down) is not a known detail and gets the server text.
+  const known502 = status === 502 ? detailText(detail, lang) : null;
+  if (known502) return known502;
   if (status >= 500) return t('error.server', { status });
   const known = detailText(detail, lang);
   if (lang === 'en' && typeof detail === 'string' && detail) return detail;

@@ -26,6 +26,11 @@ const CHECK_ERRORS = [
   [/^Couldn't connect to (server|host)/i, () => ['chk.refused']],
   [/^stopped after (\d+) redirects$/, (m) => ['chk.redirects', { n: m[1] }]],
   [/^invalid redirect location/i, () => ['chk.badRedirect']],
+  // The reasons of an unreachable audit target (engines/net/unreachable.cpp).
+  [/^connection refused$/i, () => ['chk.refused']],
+  [/^timed out$/i, () => ['chk.timeoutPlain']],
+  [/^the host name does not resolve/i, () => ['chk.unreachable']],
+  [/^TLS handshake failed: (SSL peer certificate|SSL certificate problem|Peer certificate)/i, () => ['chk.certificate']],
   [/^(SSL peer certificate|SSL certificate problem|Peer certificate)/i, () => ['chk.certificate']],
   [/^SSL connect error|^SSL|TLS/i, () => ['chk.tls']],
   [/^(Failure when receiving|Failed sending|Send failure|Recv failure|Server returned nothing)/i, () => ['chk.connectionLost']],
@@ -61,6 +66,8 @@ const DETAILS = [
   [/Group limit reached: at most (\d+)/i, (m) => ['error.groupLimit', { n: m[1] }]],
   [/^User not found$/i, () => ['error.userNotFound']],
   [/^No such rule$/i, () => ['error.noSuchRule']],
+  // An audit or scan whose target gave no HTTP answer (502, docs/audit.md "A target that cannot be reached").
+  [/^could not reach (\S+): (.+)$/s, (m, lang) => ['error.targetUnreachable', { host: m[1], reason: checkErrorText(m[2], null, lang).text }]],
   // The vault (engines/vault, fcgi/vault_guard).
   [/^(a file|a folder|a folder or other entry|an entry) with that name exists|^the folder exists$/i, () => ['error.vaultExists']],
   [/^You do not have the (read|write|delete) right here$/i, (m) => [`error.vaultNo.${m[1].toLowerCase()}`]],
@@ -83,7 +90,7 @@ export function detailText(detail, lang) {
   const t = translator(lang);
   for (const [pattern, make] of DETAILS) {
     const m = pattern.exec(detail);
-    if (m) { const [key, params] = make(m); return t(key, params); }
+    if (m) { const [key, params] = make(m, lang); return t(key, params); }
   }
   return null;
 }

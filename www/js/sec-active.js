@@ -7,7 +7,8 @@
 // The watched task is polled until it ends; a queued or running task of this target is picked up
 // again after a reload from the task list. Findings use the audit panel's rendering.
 import { api } from './api.js';
-import { t, formatRelative, formatDateTime } from './i18n.js';
+import { t, lang, formatRelative, formatDateTime } from './i18n.js';
+import { detailText } from './messages.js';
 import { el, busy, isBusy, clearErrors, showErrors, showFormAlert, linkFieldDescriptions } from './ui.js';
 import { targetSegment, notice, facts, table, gradeBlock, SEVERITIES, CRAWL_LIMITS } from './sec-common.js';
 import { findingsView, renderAudit } from './sec-audit.js';
@@ -399,8 +400,11 @@ export const activePanel = {
         if (state === 'succeeded' && next.result !== undefined) {
           output.replaceChildren(renderResult(next));
         } else if (state === 'failed') {
+          // A known reason (the site could not be reached …) in the page's language, else the raw text.
+          const known = next.error ? detailText(next.error, lang) : null;
           output.replaceChildren(el('div', { class: 'notice notice-error', role: 'alert' },
-            t('sec.active.failed'), next.error ? [' ', el('code', { class: 'break' }, next.error)] : null));
+            t('sec.active.failed'), known ? [' ', el('span', { title: next.error }, known)]
+              : next.error ? [' ', el('code', { class: 'break' }, next.error)] : null));
         } else if (state === 'cancelled') {
           output.replaceChildren(notice(t('sec.active.cancelled'), 'info'));
         } else {

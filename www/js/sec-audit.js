@@ -129,7 +129,7 @@ function reportControls(target) {
       await downloadReport(target, select.value);
       status.textContent = t('sec.report.done');
     } catch (err) {
-      status.textContent = '';
+      status.textContent = err.message;  // stays beside the button (an unreachable site's reason)
       toast(err.message, 'error');
     } finally {
       done();

@@ -164,6 +164,7 @@ export const STRINGS = {
 
     'error.network': 'Cannot reach the server. Check the connection and try again.',
     'error.server': 'Server error ({status}). Try again later.',
+    'error.targetUnreachable': 'The site could not be reached ({host}): {reason}. Nothing was checked and nothing was saved.',
     'error.generic': 'Request failed ({status}).',
     'error.forbidden': 'You do not have permission to do this.',
     'error.notFound': 'Not found — it may have been deleted already.',
@@ -1064,6 +1065,7 @@ export const STRINGS = {
 
     'error.network': 'Нет связи с сервером. Проверьте подключение и повторите.',
     'error.server': 'Ошибка сервера ({status}). Повторите позже.',
+    'error.targetUnreachable': 'Сайт недоступен ({host}): {reason}. Проверка не проводилась, ничего не сохранено.',
     'error.generic': 'Запрос не выполнен ({status}).',
     'error.forbidden': 'Недостаточно прав для этого действия.',
     'error.notFound': 'Не найдено — возможно, уже удалено.',

@@ -6,6 +6,8 @@
 #include <set>
 #include <thread>
 
+#include "engines/crawl/unreachable.hpp"
+#include "engines/net/unreachable.hpp"
 #include "engines/scan/owasp/checks.hpp"
 #include "engines/scan/owasp/oob_targets.hpp"
 #include "engines/scan/owasp/points.hpp"
@@ -94,6 +96,10 @@ OwaspResult scan(const std::string& target, const net::EgressPolicy& policy, con
         check_dom_xss(dom_findings, page.url, *page.facts, page.exchanges);
     };
   auto crawled = crawl::crawl(target, policy, c);
+  // No answer from the target's own page: the scan tested nothing (docs/audit.md "A target that
+  // cannot be reached").
+  if (auto unreachable = crawl::start_unreachable(crawled); unreachable && !(options.cancelled && options.cancelled()))
+    throw net::TargetUnreachable(*unreachable);
   for (auto& f : dom_findings) result.findings.push_back(std::move(f));
   result.pages = crawled.pages.size();
   result.crawl_requests = crawled.requests;
