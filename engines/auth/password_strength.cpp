@@ -54,9 +54,10 @@ double n_choose_k(double n, double k) {
   if (k > n) return 0;
   if (k == 0) return 1;
   double r = 1;
-  for (double d = 1; d <= k; ++d) {
+  const auto steps = static_cast<long>(k);  // k is a whole count kept as double for the products
+  for (long d = 1; d <= steps; ++d) {
     r *= n;
-    r /= d;
+    r /= static_cast<double>(d);
     n -= 1;
   }
   return r;
@@ -117,7 +118,8 @@ double l33t_variations(std::u32string_view token, const std::vector<std::pair<ch
       continue;
     }
     double p = 0;
-    for (double k = 1; k <= std::min(s, u); ++k) p += n_choose_k(s + u, k);
+    const auto most = static_cast<long>(std::min(s, u));
+    for (long k = 1; k <= most; ++k) p += n_choose_k(s + u, static_cast<double>(k));
     v *= p;
   }
   return v;
@@ -498,7 +500,8 @@ void repeat_matches(const std::u32string& s, const Dictionaries& d, int referenc
       continue;
     }
     double base = most_guessable(s.substr(i, best_base), d, reference_year, nullptr, depth + 1);
-    out.push_back({Kind::Repeat, i, i + best_span - 1, base * static_cast<double>(best_span / best_base)});
+    const std::size_t repeats = best_span / best_base;  // whole repetitions of the base
+    out.push_back({Kind::Repeat, i, i + best_span - 1, base * static_cast<double>(repeats)});
     i += best_span;
   }
 }

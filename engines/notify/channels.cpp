@@ -197,9 +197,11 @@ std::vector<TestResult> send_test(db::Database& db, std::int64_t user_id, Langua
   if (only && channels.empty()) throw NotFound("Channel not found");
 
   std::vector<Target> targets;
+  targets.reserve(channels.size());
   for (const auto& ch : channels) targets.push_back({ch.type, parse_object(ch.params_json)});
   auto outcomes = send_all(targets, render_test(lang), ctx, deadline);
   std::vector<TestResult> out;
+  out.reserve(channels.size());
   for (std::size_t i = 0; i < channels.size(); ++i)
     out.push_back({channels[i].id, channels[i].type, std::move(outcomes[i])});
   return out;

@@ -388,6 +388,7 @@ SendResult send(const std::string& type, const boost::json::object& params, cons
 std::vector<SendResult> send_all(const std::vector<Target>& targets, const Message& m, const SendContext& ctx,
                                  std::chrono::steady_clock::time_point deadline) {
   std::vector<std::unique_ptr<Transfer>> transfers;
+  transfers.reserve(targets.size());
   long per_send_ms = static_cast<long>(ctx.timeout.count()) * 1000;
   for (const auto& target : targets)
     transfers.push_back(prepare(target.type, target.params, m, ctx, std::min(per_send_ms, millis_until(deadline))));
