@@ -5,8 +5,24 @@
 
 namespace dozor::net {
 
-bool never_answered(std::string_view kind) {
-  return kind == "unreachable" || kind == "timeout" || kind == "connect" || kind == "tls" || kind == "transport";
+namespace {
+
+// libcurl's words for a certificate that failed verification: CURLE_PEER_FAILED_VERIFICATION's
+// own text and OpenSSL's verify results as libcurl's error buffer words them ("SSL certificate
+// problem: self-signed certificate", "SSL: no alternative certificate subject name matches …",
+// "SSL: certificate subject name '…' does not match …").
+bool certificate_verdict(std::string_view error) {
+  for (std::string_view words : {"SSL peer certificate", "SSL certificate problem", "SSL: no alternative certificate",
+                                 "SSL: certificate subject name"})
+    if (error.find(words) != std::string_view::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+bool never_answered(std::string_view kind, std::string_view error) {
+  if (kind == "tls") return !certificate_verdict(error);
+  return kind == "unreachable" || kind == "timeout" || kind == "connect" || kind == "transport";
 }
 
 std::string no_answer_reason(std::string_view kind, std::string_view error) {

@@ -16,8 +16,11 @@ struct TargetUnreachable : std::runtime_error {
 // True for the failures (net::to_string(CheckError) names, as a crawl's page records them) where
 // no HTTP answer arrived: "unreachable" (no allowed address, unknown names included), "timeout",
 // "connect", "tls", "transport". A redirect problem, a too-large answer or a request outside the
-// scan's scope are answers (or our own choice), so they are not.
-bool never_answered(std::string_view error_kind);
+// scan's scope are answers (or our own choice), so they are not. Nor is a "tls" failure whose
+// `error` is a verdict on the certificate (untrusted, self-signed, expired, another host's): the
+// server took the handshake as far as showing its certificate, and judging that certificate is
+// the audit's TLS part's work (tls-untrusted-certificate …), not a reason to report nothing.
+bool never_answered(std::string_view error_kind, std::string_view error = {});
 
 // The reason in plain words: "connection refused", "timed out after 3000 ms", "timed out", "the
 // host name does not resolve, or only to addresses the egress policy refuses", "TLS handshake

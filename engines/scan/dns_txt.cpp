@@ -275,9 +275,10 @@ TxtAnswer lookup_txt(std::string_view name, const Resolver& resolver, std::chron
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
+  const std::string& packet = *query;
   // Connected: the kernel drops datagrams from any other address and port.
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
-      ::send(fd, query->data(), query->size(), 0) != static_cast<ssize_t>(query->size())) {
+      ::send(fd, packet.data(), packet.size(), 0) != static_cast<ssize_t>(packet.size())) {
     fail.error = std::string("cannot reach the DNS resolver: ") + std::strerror(errno);
     return fail;
   }

@@ -18,6 +18,19 @@ BOOST_AUTO_TEST_CASE(only_failures_without_an_http_answer_count_as_never_answere
   BOOST_TEST(!never_answered(""));
 }
 
+// A certificate that fails verification was shown by a server that answers: the audit goes on and
+// its TLS part reports the certificate (test_audit_tls.test_the_full_audit_has_the_tls_part).
+BOOST_AUTO_TEST_CASE(a_certificate_verdict_is_an_answer_a_failed_handshake_is_not) {
+  for (const char* verdict :
+       {"SSL peer certificate or SSH remote key was not OK", "SSL certificate problem: self-signed certificate",
+        "SSL certificate problem: certificate has expired",
+        "SSL: no alternative certificate subject name matches target host name 'a.example'"})
+    BOOST_TEST(!never_answered("tls", verdict), verdict);
+  for (const char* failure : {"SSL connect error", "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to x:443",
+                              "error:0A00010B:SSL routines::wrong version number"})
+    BOOST_TEST(never_answered("tls", failure), failure);
+}
+
 BOOST_AUTO_TEST_CASE(the_reason_is_told_in_plain_words) {
   BOOST_TEST(no_answer_reason("connect", "Couldn't connect to server") == "connection refused");
   BOOST_TEST(no_answer_reason("timeout", "timed out after 3000 ms") == "timed out after 3000 ms");
