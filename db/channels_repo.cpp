@@ -9,14 +9,18 @@ namespace {
 // A channel with its latest delivered and latest failed outbox message: each found by one
 // backward step on an index of the outbox (channel_id, sent_at | failed_at), however many rows a
 // channel has. The WHERE clauses below qualify their columns with `channels`.
-const std::string kColumns =
-    "SELECT channels.id, channels.type, channels.enabled, channels.params, " + iso_ms_column("d.sent_at") +
-    ", d.kind, JSON_VALUE(d.payload, '$.service_name'), " + iso_ms_column("f.failed_at") +
-    ", f.failure, f.state FROM channels"
-    " LEFT JOIN notification_outbox d ON d.id = (SELECT o.id FROM notification_outbox o"
-    "   WHERE o.channel_id = channels.id AND o.sent_at IS NOT NULL ORDER BY o.sent_at DESC LIMIT 1)"
-    " LEFT JOIN notification_outbox f ON f.id = (SELECT o.id FROM notification_outbox o"
-    "   WHERE o.channel_id = channels.id AND o.failed_at IS NOT NULL ORDER BY o.failed_at DESC LIMIT 1) ";
+// Built once, on first use (a namespace-scope std::string could throw before main).
+const std::string& columns() {
+  static const std::string sql =
+      "SELECT channels.id, channels.type, channels.enabled, channels.params, " + iso_ms_column("d.sent_at") +
+      ", d.kind, JSON_VALUE(d.payload, '$.service_name'), " + iso_ms_column("f.failed_at") +
+      ", f.failure, f.state FROM channels"
+      " LEFT JOIN notification_outbox d ON d.id = (SELECT o.id FROM notification_outbox o"
+      "   WHERE o.channel_id = channels.id AND o.sent_at IS NOT NULL ORDER BY o.sent_at DESC LIMIT 1)"
+      " LEFT JOIN notification_outbox f ON f.id = (SELECT o.id FROM notification_outbox o"
+      "   WHERE o.channel_id = channels.id AND o.failed_at IS NOT NULL ORDER BY o.failed_at DESC LIMIT 1) ";
+  return sql;
+}
 
 std::vector<Channel> read_all(sql::PreparedStatement& st) {
   std::unique_ptr<sql::ResultSet> rs(st.executeQuery());
@@ -38,28 +42,26 @@ std::optional<Channel> first(std::vector<Channel> v) {
 }  // namespace
 
 std::vector<Channel> list_by_user(Connection& c, std::int64_t user_id) {
-  auto& st = c.prepare(std::string(kColumns) + "WHERE channels.user_id = ? ORDER BY channels.id");
+  auto& st = c.prepare(columns() + "WHERE channels.user_id = ? ORDER BY channels.id");
   st.setInt64(1, user_id);
   return read_all(st);
 }
 
 std::vector<Channel> list_enabled(Connection& c, std::int64_t user_id) {
-  auto& st =
-      c.prepare(std::string(kColumns) + "WHERE channels.user_id = ? AND channels.enabled = TRUE ORDER BY channels.id");
+  auto& st = c.prepare(columns() + "WHERE channels.user_id = ? AND channels.enabled = TRUE ORDER BY channels.id");
   st.setInt64(1, user_id);
   return read_all(st);
 }
 
 std::optional<Channel> find_owned(Connection& c, std::int64_t user_id, std::int64_t id) {
-  auto& st = c.prepare(std::string(kColumns) + "WHERE channels.user_id = ? AND channels.id = ?");
+  auto& st = c.prepare(columns() + "WHERE channels.user_id = ? AND channels.id = ?");
   st.setInt64(1, user_id);
   st.setInt64(2, id);
   return first(read_all(st));
 }
 
 std::optional<Channel> first_of_type(Connection& c, std::int64_t user_id, const std::string& type) {
-  auto& st = c.prepare(std::string(kColumns) +
-                       "WHERE channels.user_id = ? AND channels.type = ? ORDER BY channels.id LIMIT 1");
+  auto& st = c.prepare(columns() + "WHERE channels.user_id = ? AND channels.type = ? ORDER BY channels.id LIMIT 1");
   st.setInt64(1, user_id);
   st.setString(2, type);
   return first(read_all(st));
